@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what Fusion Lab needs on a fresh Debian 12 machine, from Debian's
+# packages and the npm registry only. Safe to run again: it installs only
+# what is missing.
+#
+# Usage: scripts/setup.sh [native|web|e2e]...    (default: all three)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want=("${@:-native web e2e}")
+want=(${want[*]})
+native=(build-essential cmake catch2 nlohmann-json3-dev glslang-tools libbenchmark-dev)
+web=(emscripten fonttools python3 fonts-noto-cjk xz-utils dpkg-dev)
+e2e=(chromium)
+
+packages=()
+for part in "${want[@]}"; do
+  case $part in
+    native) packages+=("${native[@]}") ;;
+    web) packages+=("${native[@]}" "${web[@]}") ;;
+    e2e) packages+=("${e2e[@]}") ;;
+    *) echo "setup.sh: unknown part '$part' (native, web or e2e)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [[ " ${want[*]} " == *" e2e "* ]]; then
+  if ! command -v npm >/dev/null; then
+    apt-get install -y -q --no-install-recommends nodejs npm
+  fi
+  if [[ ! -d tests/e2e/node_modules/playwright-core ]]; then
+    (cd tests/e2e && npm install --no-audit --no-fund)
+  fi
+fi

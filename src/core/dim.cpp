@@ -1,0 +1,118 @@
+#include "core/dim.h"
+
+#include <algorithm>
+#include <set>
+
+namespace fl {
+
+Dim::Dim(int64_t constant) : constant_(constant) {}
+
+Dim Dim::symbol(const std::string& name) { return from_terms({{{name}, 1}}); }
+
+Dim::Terms Dim::terms() const {
+  Terms t = symbolic_ ? *symbolic_ : Terms{};
+  if (constant_ != 0) t[{}] = constant_;
+  return t;
+}
+
+Dim Dim::from_terms(Terms t) {
+  Dim d;
+  for (auto it = t.begin(); it != t.end();) it = it->second == 0 ? t.erase(it) : std::next(it);
+  if (auto c = t.find({}); c != t.end()) {
+    d.constant_ = c->second;
+    t.erase(c);
+  }
+  if (!t.empty()) d.symbolic_ = std::make_shared<const Terms>(std::move(t));
+  return d;
+}
+
+bool Dim::operator==(const Dim& o) const {
+  if (constant_ != o.constant_) return false;
+  if (!symbolic_ || !o.symbolic_) return !symbolic_ && !o.symbolic_;
+  return *symbolic_ == *o.symbolic_;
+}
+
+bool Dim::operator<(const Dim& o) const {
+  if (!symbolic_ && !o.symbolic_) return constant_ < o.constant_;
+  return terms() < o.terms();
+}
+
+Dim Dim::operator+(const Dim& o) const {
+  if (!symbolic_ && !o.symbolic_) return Dim(constant_ + o.constant_);
+  Terms t = terms();
+  for (const auto& [mono, c] : o.terms()) t[mono] += c;
+  return from_terms(std::move(t));
+}
+
+Dim Dim::operator*(const Dim& o) const {
+  if (!symbolic_ && !o.symbolic_) return Dim(constant_ * o.constant_);
+  Terms t;
+  for (const auto& [ma, ca] : terms())
+    for (const auto& [mb, cb] : o.terms()) {
+      std::vector<std::string> mono = ma;
+      mono.insert(mono.end(), mb.begin(), mb.end());
+      std::sort(mono.begin(), mono.end());
+      t[mono] += ca * cb;
+    }
+  return from_terms(std::move(t));
+}
+
+int64_t Dim::eval(const Binding& b) const {
+  int64_t total = constant_;
+  if (!symbolic_) return total;
+  for (const auto& [mono, c] : *symbolic_) {
+    int64_t v = c;
+    for (const auto& s : mono) {
+      auto it = b.find(s);
+      if (it == b.end()) throw UnboundSymbol(s);
+      v *= it->second;
+    }
+    total += v;
+  }
+  return total;
+}
+
+std::vector<std::string> Dim::symbols() const {
+  std::set<std::string> names;
+  if (symbolic_)
+    for (const auto& [mono, c] : *symbolic_) names.insert(mono.begin(), mono.end());
+  return {names.begin(), names.end()};
+}
+
+std::string Dim::str() const {
+  if (!symbolic_) return std::to_string(constant_);
+  std::string out;
+  auto append = [&](const std::vector<std::string>& mono, int64_t c) {
+    if (!out.empty()) out += c < 0 ? " - " : " + ";
+    else if (c < 0) out += "-";
+    int64_t mag = c < 0 ? -c : c;
+    std::string term;
+    if (mag != 1 || mono.empty()) term = std::to_string(mag);
+    for (const auto& s : mono) term += (term.empty() ? "" : "*") + s;
+    out += term;
+  };
+  for (const auto& [mono, c] : *symbolic_) append(mono, c);  // symbols first: "S + 1"
+  if (constant_ != 0) append({}, constant_);
+  return out;
+}
+
+Dim numel(const Shape& s) {
+  Dim n = 1;
+  for (const auto& d : s) n = n * d;
+  return n;
+}
+
+std::string shape_str(const Shape& s) {
+  std::string out = "(";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + s[i].str();
+  return out + ")";
+}
+
+std::vector<int64_t> eval_shape(const Shape& s, const Binding& b) {
+  std::vector<int64_t> out;
+  out.reserve(s.size());
+  for (const auto& d : s) out.push_back(d.eval(b));
+  return out;
+}
+
+}  // namespace fl

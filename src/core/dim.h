@@ -1,0 +1,62 @@
+// Symbolic tensor dimensions.
+//
+// A dimension is a polynomial over named symbols with integer coefficients,
+// e.g. `S`, `S + 1` or `32 * S`. Decode traces the KV length as S and the
+// position as P; costs are computed under a binding such as {S: 4096}.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fl {
+
+using Binding = std::map<std::string, int64_t>;
+
+// Raised when a symbolic dimension is evaluated without a value for a symbol.
+struct UnboundSymbol : std::runtime_error {
+  std::string symbol;
+  explicit UnboundSymbol(const std::string& s)
+      : std::runtime_error("symbol '" + s + "' has no value: bind it (e.g. {" + s + ": 4096})"), symbol(s) {}
+};
+
+class Dim {
+ public:
+  Dim(int64_t constant = 0);  // NOLINT: implicit, so shapes read like {T, d}
+  static Dim symbol(const std::string& name);
+
+  Dim operator+(const Dim& o) const;
+  Dim operator*(const Dim& o) const;
+  bool operator==(const Dim& o) const;
+  bool operator!=(const Dim& o) const { return !(*this == o); }
+  bool operator<(const Dim& o) const;
+
+  bool is_constant() const { return !symbolic_; }
+  // The value of a constant dimension; throws UnboundSymbol on a symbolic one.
+  int64_t constant() const { return eval({}); }
+  int64_t eval(const Binding& b) const;
+  std::vector<std::string> symbols() const;
+  std::string str() const;
+
+ private:
+  // monomial (sorted symbol names, repeated for powers) -> coefficient
+  using Terms = std::map<std::vector<std::string>, int64_t>;
+  Terms terms() const;
+  static Dim from_terms(Terms t);
+
+  // Most dimensions are plain integers: keep those allocation-free and share
+  // the (immutable) symbolic terms between copies.
+  int64_t constant_ = 0;
+  std::shared_ptr<const Terms> symbolic_;
+};
+
+using Shape = std::vector<Dim>;
+
+Dim numel(const Shape& s);
+std::string shape_str(const Shape& s);
+std::vector<int64_t> eval_shape(const Shape& s, const Binding& b);
+
+}  // namespace fl

@@ -1,0 +1,234 @@
+#include "core/graph.h"
+
+#include <algorithm>
+
+namespace fl {
+
+int64_t dtype_bytes(DType t) { return t == DType::FP32 ? 4 : 2; }
+
+std::string_view dtype_name(DType t) {
+  switch (t) {
+    case DType::BF16: return "bf16";
+    case DType::FP16: return "fp16";
+    case DType::FP32: return "fp32";
+  }
+  return "?";
+}
+
+namespace {
+
+[[noreturn]] void fail(Op op, const std::string& why) {
+  throw GraphError(std::string(op_name(op)) + ": " + why);
+}
+
+size_t arity(Op op) {
+  switch (op_kind(op)) {
+    case OpKind::Source: return 0;
+    case OpKind::MatMul: return 2;
+    case OpKind::Opaque: return op == Op::Attention ? 3 : 2;
+    default: break;
+  }
+  if (is_binary_pointwise(op) || op == Op::RMSNorm) return 2;
+  return 1;
+}
+
+Shape broadcast(Op op, const Shape& a, const Shape& b) {
+  size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    Dim da = i < n - a.size() ? Dim(1) : a[i - (n - a.size())];
+    Dim db = i < n - b.size() ? Dim(1) : b[i - (n - b.size())];
+    if (da == db || db == Dim(1)) out[i] = da;
+    else if (da == Dim(1)) out[i] = db;
+    else fail(op, "cannot broadcast " + shape_str(a) + " with " + shape_str(b));
+  }
+  return out;
+}
+
+Shape matmul_shape(const Shape& a, const Shape& b) {
+  if (a.size() < 2 || b.size() < 2) fail(Op::MatMul, "operands need rank >= 2");
+  if (a.back() != b[b.size() - 2])
+    fail(Op::MatMul, "inner dimensions differ: " + shape_str(a) + " @ " + shape_str(b));
+  Shape batch = broadcast(Op::MatMul, Shape(a.begin(), a.end() - 2), Shape(b.begin(), b.end() - 2));
+  batch.push_back(a[a.size() - 2]);
+  batch.push_back(b.back());
+  return batch;
+}
+
+}  // namespace
+
+Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, const Shape& declared) {
+  if (in.size() != arity(op))
+    fail(op, "expects " + std::to_string(arity(op)) + " inputs, got " + std::to_string(in.size()));
+  switch (op) {
+    case Op::Input: case Op::Param: case Op::Const:
+      return declared;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div:
+      return broadcast(op, *in[0], *in[1]);
+    case Op::RotPairs:
+      if (in[0]->empty() || !in[0]->back().is_constant() || in[0]->back().constant() % 2)
+        fail(op, "last dimension must be even");
+      return *in[0];
+    case Op::CausalMask:
+      if (in[0]->size() < 2) fail(op, "needs (..., queries, keys)");
+      return *in[0];
+    case Op::Neg: case Op::Exp: case Op::Rsqrt: case Op::Cos: case Op::Sin: case Op::SiLU: case Op::Softmax:
+      return *in[0];
+    case Op::Sum: case Op::Mean: case Op::Max: {
+      if (in[0]->empty()) fail(op, "cannot reduce a scalar");
+      Shape s = *in[0];
+      s.back() = 1;
+      return s;
+    }
+    case Op::RMSNorm:
+      if (in[0]->empty() || in[1]->size() != 1 || (*in[1])[0] != in[0]->back())
+        fail(op, "weight must be (" + (in[0]->empty() ? std::string("?") : in[0]->back().str()) + ")");
+      return *in[0];
+    case Op::Reshape:
+      if (numel(declared) != numel(*in[0]))
+        fail(op, "cannot reshape " + shape_str(*in[0]) + " to " + shape_str(declared));
+      return declared;
+    case Op::Transpose: {
+      const Shape& s = *in[0];
+      std::vector<int> sorted = a.perm;
+      std::sort(sorted.begin(), sorted.end());
+      bool permutation = sorted.size() == s.size();
+      for (size_t i = 0; permutation && i < sorted.size(); ++i) permutation = sorted[i] == static_cast<int>(i);
+      if (!permutation) fail(op, "perm is not a permutation of the " + std::to_string(s.size()) + " axes");
+      Shape out(s.size());
+      for (size_t i = 0; i < s.size(); ++i) out[i] = s[static_cast<size_t>(a.perm[i])];
+      return out;
+    }
+    case Op::RepeatKV: {
+      if (in[0]->empty() || a.n_rep < 1) fail(op, "needs heads on axis 0 and n_rep >= 1");
+      Shape s = *in[0];
+      s[0] = s[0] * Dim(a.n_rep);
+      return s;
+    }
+    case Op::MatMul:
+      return matmul_shape(*in[0], *in[1]);
+    case Op::Attention: {
+      const Shape &q = *in[0], &k = *in[1], &v = *in[2];
+      if (q.size() != 3 || k.size() != 3 || v.size() != 3) fail(op, "q, k, v must be (heads, tokens, head_dim)");
+      if (q[0] != k[0] || k[0] != v[0] || q[2] != k[2] || k[1] != v[1])
+        fail(op, "q " + shape_str(q) + ", k " + shape_str(k) + ", v " + shape_str(v) + " do not agree");
+      return {q[0], q[1], v[2]};
+    }
+    case Op::KVWrite: {
+      const Shape &cache = *in[0], &fresh = *in[1];
+      if (cache.size() != 3 || fresh.size() != 3 || fresh[1] != Dim(1) || cache[0] != fresh[0] || cache[2] != fresh[2])
+        fail(op, "writes (heads, 1, head_dim) into a (heads, S, head_dim) cache");
+      return cache;
+    }
+  }
+  fail(op, "unknown op");
+}
+
+NodeId Graph::add(Op op, std::vector<NodeId> inputs, Attrs attrs, Shape shape, DType dtype) {
+  std::vector<const Shape*> in;
+  for (NodeId i : inputs) {
+    if (i < 0 || static_cast<size_t>(i) >= nodes_.size()) fail(op, "input %" + std::to_string(i) + " does not exist");
+    in.push_back(&nodes_[static_cast<size_t>(i)].shape);
+  }
+  Shape out = infer_shape(op, in, attrs, shape);
+  // A compute node takes the dtype of its first tensor operand (scalars adapt).
+  if (op_kind(op) != OpKind::Source)
+    for (NodeId i : inputs)
+      if (!nodes_[static_cast<size_t>(i)].shape.empty() || i == inputs.back()) {
+        dtype = nodes_[static_cast<size_t>(i)].dtype;
+        break;
+      }
+  nodes_.push_back(Node{op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr});
+  return static_cast<NodeId>(nodes_.size() - 1);
+}
+
+NodeId Graph::input(const std::string& name, Shape shape, DType dtype) {
+  Attrs a;
+  a.name = name;
+  return add(Op::Input, {}, a, std::move(shape), dtype);
+}
+
+NodeId Graph::param(const std::string& name, Shape shape, Values value) {
+  Attrs a;
+  a.name = name;
+  NodeId id = add(Op::Param, {}, a, std::move(shape));
+  nodes_.back().value = std::move(value);
+  return id;
+}
+
+NodeId Graph::constant(Shape shape, Values value, DType dtype) {
+  Attrs a;
+  if (shape.empty() && value && !value->empty()) a.scalar = (*value)[0];  // scalars keep their value in attrs too
+  NodeId id = add(Op::Const, {}, a, std::move(shape), dtype);
+  nodes_.back().value = std::move(value);
+  return id;
+}
+
+NodeId Graph::scalar(double v) {
+  Attrs a;
+  a.scalar = v;
+  NodeId id = add(Op::Const, {}, a, {});
+  nodes_.back().value = std::make_shared<const std::vector<float>>(1, static_cast<float>(v));
+  return id;
+}
+
+std::vector<int> Graph::use_counts() const {
+  std::vector<int> uses(nodes_.size(), 0);
+  for (const Node& n : nodes_)
+    for (NodeId i : n.inputs) ++uses[static_cast<size_t>(i)];
+  for (NodeId o : outputs_) ++uses[static_cast<size_t>(o)];
+  return uses;
+}
+
+void verify(const Graph& g) {
+  for (size_t id = 0; id < g.size(); ++id) {
+    const Node& n = g.nodes()[id];
+    auto where = "%" + std::to_string(id) + " " + std::string(op_name(n.op)) + ": ";
+    std::vector<const Shape*> in;
+    for (NodeId i : n.inputs) {
+      if (i < 0 || static_cast<size_t>(i) >= id) throw GraphError(where + "input %" + std::to_string(i) + " does not come earlier");
+      const Node& src = g.node(i);
+      if (op_kind(n.op) != OpKind::Source && src.dtype != n.dtype && !(src.op == Op::Const && src.shape.empty()))
+        throw GraphError(where + "dtype differs from input %" + std::to_string(i));
+      in.push_back(&src.shape);
+    }
+    Shape expect;
+    try {
+      expect = infer_shape(n.op, in, n.attrs, n.shape);
+    } catch (const GraphError& e) {
+      throw GraphError(where + e.what());
+    }
+    if (expect != n.shape) throw GraphError(where + "shape " + shape_str(n.shape) + " should be " + shape_str(expect));
+    if (n.value) {
+      bool concrete = true;
+      for (const Dim& d : n.shape) concrete = concrete && d.is_constant();
+      if (!concrete || static_cast<int64_t>(n.value->size()) != numel(n.shape).constant())
+        throw GraphError(where + "bound value does not match its shape " + shape_str(n.shape));
+    }
+  }
+  for (NodeId o : g.outputs())
+    if (o < 0 || static_cast<size_t>(o) >= g.size()) throw GraphError("output %" + std::to_string(o) + " does not exist");
+}
+
+std::string node_str(const Graph& g, NodeId id) {
+  const Node& n = g.node(id);
+  std::string s = "%" + std::to_string(id) + " = " + std::string(op_name(n.op));
+  if (!n.attrs.name.empty()) s += " " + n.attrs.name;
+  if (n.op == Op::Const && n.shape.empty()) s += " " + std::to_string(n.attrs.scalar);
+  if (!n.inputs.empty()) {
+    s += "(";
+    for (size_t i = 0; i < n.inputs.size(); ++i) s += (i ? ", %" : "%") + std::to_string(n.inputs[i]);
+    s += ")";
+  }
+  return s + " : " + shape_str(n.shape);
+}
+
+std::string dump(const Graph& g) {
+  std::string out;
+  for (size_t i = 0; i < g.size(); ++i) out += node_str(g, static_cast<NodeId>(i)) + "\n";
+  out += "return";
+  for (NodeId o : g.outputs()) out += " %" + std::to_string(o);
+  return out + "\n";
+}
+
+}  // namespace fl

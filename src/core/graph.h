@@ -1,0 +1,88 @@
+// The graph IR: tensor operations in SSA form, stored in topological order.
+//
+// A node's inputs always come earlier in `nodes`, so a single forward walk
+// visits producers before consumers; passes build a new graph in one walk.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/dim.h"
+#include "core/op.h"
+
+namespace fl {
+
+using NodeId = int32_t;
+
+enum class DType : uint8_t { BF16, FP16, FP32 };
+int64_t dtype_bytes(DType t);
+std::string_view dtype_name(DType t);
+
+struct Attrs {
+  std::string name;      // Input / Param: the tensor's name
+  std::vector<int> perm; // Transpose: output axis i is input axis perm[i]
+  double scalar = 0;     // scalar Const value; RMSNorm eps; Attention scale
+  Dim offset;            // CausalMask / Attention: query i sees keys j <= i + offset; KVWrite: the row
+  int64_t n_rep = 1;     // RepeatKV: each head repeated n_rep times (GQA)
+  bool operator==(const Attrs& o) const {
+    return name == o.name && perm == o.perm && scalar == o.scalar && offset == o.offset && n_rep == o.n_rep;
+  }
+};
+
+using Values = std::shared_ptr<const std::vector<float>>;
+
+struct Node {
+  Op op;
+  std::vector<NodeId> inputs;
+  Shape shape;
+  DType dtype = DType::BF16;
+  Attrs attrs;
+  Values value;  // bound constant value (real-valued params and folded constants)
+};
+
+// A shape or operand error found while building or verifying a graph.
+struct GraphError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Graph {
+ public:
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const Node& node(NodeId id) const { return nodes_.at(static_cast<size_t>(id)); }
+  size_t size() const { return nodes_.size(); }
+  const std::vector<NodeId>& outputs() const { return outputs_; }
+  void set_outputs(std::vector<NodeId> outs) { outputs_ = std::move(outs); }
+
+  // Appends a node after checking its inputs and inferring its shape.
+  NodeId add(Op op, std::vector<NodeId> inputs, Attrs attrs = {}, Shape shape = {}, DType dtype = DType::BF16);
+  NodeId input(const std::string& name, Shape shape, DType dtype = DType::BF16);
+  NodeId param(const std::string& name, Shape shape, Values value = nullptr);
+  NodeId constant(Shape shape, Values value, DType dtype = DType::BF16);
+  NodeId scalar(double v);
+  // Direct access that skips every check: for tests of verify().
+  Node& mutable_node(NodeId id) { return nodes_.at(static_cast<size_t>(id)); }
+  void set_value(NodeId id, Values v) { nodes_.at(static_cast<size_t>(id)).value = std::move(v); }
+
+  // Number of consumers of each node (outputs count as one more).
+  std::vector<int> use_counts() const;
+
+ private:
+  std::vector<Node> nodes_;
+  std::vector<NodeId> outputs_;
+};
+
+// Shape of `op` applied to inputs of the given shapes; throws GraphError.
+// `declared` is the target shape of a Reshape and the shape of a source.
+Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, const Shape& declared);
+
+// Checks every invariant: inputs exist and come earlier, arity, shapes agree
+// with the op, constant values match their shapes. Throws GraphError.
+void verify(const Graph& g);
+
+// Human-readable listing, one node a line (`%7 = matmul(%3, %5) : (16, 128)`).
+std::string dump(const Graph& g);
+std::string node_str(const Graph& g, NodeId id);
+
+}  // namespace fl

@@ -1,0 +1,40 @@
+#include <catch2/catch.hpp>
+
+#include "core/dim.h"
+
+using namespace fl;
+
+TEST_CASE("constant dims behave like integers") {
+  Dim a = 6, b = 7;
+  CHECK((a * b).constant() == 42);
+  CHECK((a + b).constant() == 13);
+  CHECK((a * b).is_constant());
+  CHECK((a + Dim(-6)) == Dim(0));
+}
+
+TEST_CASE("symbolic dims are polynomials evaluated under a binding") {
+  Dim S = Dim::symbol("S"), P = Dim::symbol("P");
+  Dim e = Dim(32) * S + Dim(1);
+  CHECK_FALSE(e.is_constant());
+  CHECK(e.eval({{"S", 4096}}) == 32 * 4096 + 1);
+  CHECK(e.str() == "32*S + 1");
+  CHECK(S * P == P * S);
+  CHECK(S + S == Dim(2) * S);
+  CHECK((S + Dim(1)) * (S + Dim(1)) == S * S + Dim(2) * S + Dim(1));
+  CHECK(S != P);
+  CHECK(e.symbols() == std::vector<std::string>{"S"});
+}
+
+TEST_CASE("evaluating an unbound symbol is a clear error") {
+  Dim S = Dim::symbol("S");
+  CHECK_THROWS_AS(S.eval({}), UnboundSymbol);
+  CHECK_THROWS_WITH(S.eval({{"P", 1}}), Catch::Contains("'S'"));
+  CHECK_THROWS_AS(S.constant(), UnboundSymbol);
+}
+
+TEST_CASE("numel and shape strings") {
+  Shape s{8, Dim::symbol("S"), 128};
+  CHECK(numel(s).eval({{"S", 4096}}) == 8 * 4096 * 128);
+  CHECK(shape_str(s) == "(8, S, 128)");
+  CHECK(eval_shape(s, {{"S", 2}}) == std::vector<int64_t>{8, 2, 128});
+}
