@@ -1,0 +1,56 @@
+// Model and hardware descriptions, and the one place where they are checked.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/i18n.h"
+
+namespace fl {
+
+// One decoder layer: hidden size, query heads, KV heads (GQA), head dim, MLP hidden size.
+struct LayerCfg {
+  int64_t d, H, G, dh, f;
+  bool operator==(const LayerCfg&) const = default;
+};
+
+inline constexpr LayerCfg kLlama8B{4096, 32, 8, 128, 14336};
+inline constexpr LayerCfg kSmallCfg{128, 8, 2, 16, 344};
+
+// A roofline: peak rates and a fixed cost per kernel launch.
+struct Hardware {
+  double matmul_flops = 989e12;  // BF16 tensor-core FLOP/s
+  double other_flops = 67e12;    // everything else, FLOP/s
+  double bandwidth = 3.35e12;    // HBM bytes/s
+  double launch = 4e-6;          // seconds per kernel
+  bool operator==(const Hardware&) const = default;
+};
+
+inline constexpr Hardware kH100{};
+
+// A configuration value out of range. `field` names it as the CLI spells it.
+struct ConfigError : std::runtime_error {
+  std::string field;
+  Text text;
+  std::vector<std::string> args;
+  ConfigError(std::string field, Text text, std::vector<std::string> args);
+  std::string message(Lang lang) const;
+};
+
+// The ranges every entry point (CLI, page, URL, JS API) enforces.
+struct Limits {
+  static constexpr int64_t kMaxHidden = 65536;   // d, H*dh
+  static constexpr int64_t kMaxHeads = 1024;     // H, G
+  static constexpr int64_t kMaxHeadDim = 1024;   // dh
+  static constexpr int64_t kMaxFfn = 262144;     // f
+  static constexpr int64_t kMaxTokens = 131072;  // T
+  static constexpr int64_t kMaxKvLen = 1048576;  // S
+};
+
+void validate(const LayerCfg& cfg);
+void validate_tokens(const char* field, int64_t value, int64_t max);
+void validate(const Hardware& hw);
+
+}  // namespace fl

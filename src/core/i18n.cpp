@@ -1,0 +1,40 @@
+#include "core/i18n.h"
+
+#include "core/i18n.h"
+
+namespace fl {
+
+namespace {
+struct Entry {
+  std::string_view zh, en;
+};
+constexpr Entry kTable[] = {
+#define FL_TEXT(id, zh, en) {zh, en},
+#include "core/text.inc"
+#include "web/ui_text.inc"
+#undef FL_TEXT
+};
+static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(Text::Count));
+}  // namespace
+
+std::string_view tr(Text id, Lang lang) {
+  const Entry& e = kTable[static_cast<size_t>(id)];
+  return lang == Lang::Zh ? e.zh : e.en;
+}
+
+std::string format(std::string_view pattern, const std::vector<std::string>& args) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '{' && i + 2 < pattern.size() && pattern[i + 2] == '}' && pattern[i + 1] >= '0' &&
+        pattern[i + 1] <= '9') {
+      size_t k = static_cast<size_t>(pattern[i + 1] - '0');
+      if (k < args.size()) out += args[k];
+      i += 2;
+    } else {
+      out += pattern[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace fl

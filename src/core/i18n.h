@@ -1,0 +1,30 @@
+// Every user-visible string, in Chinese (the lecture's language) and English.
+//
+// The table is one X-macro list split over two files: core/text.inc (CLI,
+// demos, observations) and web/ui_text.inc (the page's controls). Strings may
+// hold {0}, {1}, ... placeholders, filled by format().
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fl {
+
+enum class Lang { Zh, En };
+
+enum class Text {
+#define FL_TEXT(id, zh, en) id,
+#include "core/text.inc"
+#include "web/ui_text.inc"
+#undef FL_TEXT
+  Count
+};
+
+std::string_view tr(Text id, Lang lang);
+
+// Replaces {0}, {1}, ... in `pattern` with args.
+std::string format(std::string_view pattern, const std::vector<std::string>& args);
+inline std::string tr(Text id, Lang lang, const std::vector<std::string>& args) { return format(tr(id, lang), args); }
+
+}  // namespace fl

@@ -1,0 +1,71 @@
+#include "core/trace.h"
+
+namespace fl {
+
+Tensor Tensor::apply(Op op, std::vector<Tensor> more, Attrs attrs, Shape shape) const {
+  std::vector<NodeId> ins{id_};
+  for (const Tensor& t : more) {
+    if (&t.graph() != g_) throw GraphError(std::string(op_name(op)) + ": operands come from different graphs");
+    ins.push_back(t.id());
+  }
+  return {g_, g_->add(op, std::move(ins), std::move(attrs), std::move(shape))};
+}
+
+namespace {
+Tensor scalar_like(const Tensor& t, double v) { return {&t.graph(), t.graph().scalar(v)}; }
+Attrs with_offset(Dim d) {
+  Attrs a;
+  a.offset = std::move(d);
+  return a;
+}
+}  // namespace
+
+Tensor operator+(const Tensor& a, const Tensor& b) { return a.apply(Op::Add, {b}); }
+Tensor operator-(const Tensor& a, const Tensor& b) { return a.apply(Op::Sub, {b}); }
+Tensor operator*(const Tensor& a, const Tensor& b) { return a.apply(Op::Mul, {b}); }
+Tensor operator/(const Tensor& a, const Tensor& b) { return a.apply(Op::Div, {b}); }
+Tensor operator+(const Tensor& a, double b) { return a + scalar_like(a, b); }
+Tensor operator*(const Tensor& a, double b) { return a * scalar_like(a, b); }
+Tensor operator/(const Tensor& a, double b) { return a / scalar_like(a, b); }
+Tensor operator/(double a, const Tensor& b) { return scalar_like(b, a) / b; }
+Tensor operator+(double a, const Tensor& b) { return scalar_like(b, a) + b; }
+Tensor operator-(const Tensor& a) { return a.apply(Op::Neg); }
+
+Tensor exp(const Tensor& x) { return x.apply(Op::Exp); }
+Tensor rsqrt(const Tensor& x) { return x.apply(Op::Rsqrt); }
+Tensor cos(const Tensor& x) { return x.apply(Op::Cos); }
+Tensor sin(const Tensor& x) { return x.apply(Op::Sin); }
+Tensor rot_pairs(const Tensor& x) { return x.apply(Op::RotPairs); }
+Tensor causal_mask(const Tensor& scores, Dim offset) { return scores.apply(Op::CausalMask, {}, with_offset(offset)); }
+Tensor sum(const Tensor& x) { return x.apply(Op::Sum); }
+Tensor mean(const Tensor& x) { return x.apply(Op::Mean); }
+Tensor max(const Tensor& x) { return x.apply(Op::Max); }
+Tensor reshape(const Tensor& x, Shape shape) { return x.apply(Op::Reshape, {}, {}, std::move(shape)); }
+
+Tensor transpose(const Tensor& x, std::vector<int> perm) {
+  Attrs a;
+  a.perm = std::move(perm);
+  return x.apply(Op::Transpose, {}, a);
+}
+
+Tensor repeat_kv(const Tensor& x, int64_t n_rep) {
+  Attrs a;
+  a.n_rep = n_rep;
+  return x.apply(Op::RepeatKV, {}, a);
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b) { return a.apply(Op::MatMul, {b}); }
+
+Tensor rmsnorm(const Tensor& x, const Tensor& weight, double eps) {
+  Attrs a;
+  a.scalar = eps;
+  return x.apply(Op::RMSNorm, {weight}, a);
+}
+
+Tensor softmax(const Tensor& x) { return x.apply(Op::Softmax); }
+Tensor silu(const Tensor& x) { return x.apply(Op::SiLU); }
+Tensor kv_write(const Tensor& cache, const Tensor& fresh, Dim row) {
+  return cache.apply(Op::KVWrite, {fresh}, with_offset(row));
+}
+
+}  // namespace fl

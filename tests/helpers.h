@@ -1,0 +1,61 @@
+// Shared test helpers: random feeds for the model's inputs, output comparison.
+#pragma once
+
+#include <cmath>
+#include <random>
+
+#include "core/interp.h"
+#include "core/model.h"
+
+namespace fl::test {
+
+inline TensorValue random_tensor(std::vector<int64_t> shape, uint32_t seed, float scale = 1.0f) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-scale, scale);
+  TensorValue t{std::move(shape), {}};
+  int64_t n = 1;
+  for (int64_t d : t.shape) n *= d;
+  t.data.resize(static_cast<size_t>(n));
+  for (float& x : t.data) x = u(rng);
+  return t;
+}
+
+inline Feeds prefill_feeds(const LayerCfg& c, int64_t T) { return {{"x", random_tensor({T, c.d}, 7)}}; }
+
+// Decode feeds for a cache of length S; cos and sin of one angle per pair.
+inline Feeds decode_feeds(const LayerCfg& c, int64_t S) {
+  Feeds f{{"x", random_tensor({1, c.d}, 11)},
+          {"k_cache", random_tensor({c.G, S, c.dh}, 12)},
+          {"v_cache", random_tensor({c.G, S, c.dh}, 13)}};
+  TensorValue cs{{1, 1, c.dh}, {}}, sn{{1, 1, c.dh}, {}};
+  for (int64_t i = 0; i < c.dh; ++i) {
+    double angle = 0.3 * static_cast<double>(i / 2 + 1);
+    cs.data.push_back(static_cast<float>(std::cos(angle)));
+    sn.data.push_back(static_cast<float>(std::sin(angle)));
+  }
+  f["cos"] = cs;
+  f["sin"] = sn;
+  return f;
+}
+
+// Largest |a - b| relative to the largest |a|, over all outputs.
+inline double relative_difference(const std::vector<TensorValue>& a, const std::vector<TensorValue>& b) {
+  if (a.size() != b.size()) return INFINITY;
+  double diff = 0, scale = 1e-12;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].shape != b[i].shape) return INFINITY;
+    for (size_t k = 0; k < a[i].data.size(); ++k) {
+      diff = std::max(diff, static_cast<double>(std::fabs(a[i].data[k] - b[i].data[k])));
+      scale = std::max(scale, static_cast<double>(std::fabs(a[i].data[k])));
+    }
+  }
+  return diff / scale;
+}
+
+inline int count_ops(const Graph& g, Op op) {
+  int n = 0;
+  for (const Node& node : g.nodes()) n += node.op == op;
+  return n;
+}
+
+}  // namespace fl::test
