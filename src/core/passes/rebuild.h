@@ -1,0 +1,42 @@
+// The machinery every pass shares: copy a graph node by node into a new one,
+// remapping inputs, with the pass free to map an old node to any new node.
+#pragma once
+
+#include "core/graph.h"
+
+namespace fl {
+
+// What a pass returns: the new graph and how many rewrites it made.
+struct PassResult {
+  Graph graph;
+  int rewrites = 0;
+};
+
+class Rebuilder {
+ public:
+  explicit Rebuilder(const Graph& src) : src_(src), map_(src.size(), -1) {}
+
+  const Graph& src() const { return src_; }
+  Graph& out() { return out_; }
+  NodeId operator[](NodeId old) const { return map_[static_cast<size_t>(old)]; }
+  void map(NodeId old, NodeId now) { map_[static_cast<size_t>(old)] = now; }
+
+  // Copies old node `id` with its inputs remapped; returns the new id.
+  NodeId copy(NodeId id);
+  // Adds a node in the new graph, taking dtype from the first input.
+  NodeId emit(Op op, std::vector<NodeId> inputs, Attrs attrs = {}, Shape shape = {});
+  NodeId scalar(double v) { return out_.scalar(v); }
+
+  // Remaps the outputs and drops every node they do not need.
+  Graph finish();
+
+ private:
+  const Graph& src_;
+  Graph out_;
+  std::vector<NodeId> map_;
+};
+
+// Dead-code removal: keeps only nodes that the outputs depend on.
+PassResult remove_dead(const Graph& g);
+
+}  // namespace fl

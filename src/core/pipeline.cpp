@@ -1,0 +1,44 @@
+#include "core/pipeline.h"
+
+#include "core/passes/passes.h"
+
+namespace fl {
+
+std::string_view stage_name(Stage s) {
+  switch (s) {
+    case Stage::Traced: return "traced";
+    case Stage::MatchAttention: return "match_attention";
+    case Stage::Decompose: return "decompose";
+    case Stage::Cse: return "cse";
+    case Stage::ConstantFold: return "constant_fold";
+    case Stage::Simplify: return "simplify";
+    case Stage::FoldNormWeight: return "fold_norm_weight";
+  }
+  return "?";
+}
+
+std::vector<StageResult> run_pipeline(const Graph& traced, const PipelineOptions& opt) {
+  using Pass = PassResult (*)(const Graph&);
+  constexpr std::pair<Stage, Pass> kPasses[] = {
+      {Stage::MatchAttention, match_attention}, {Stage::Decompose, decompose},   {Stage::Cse, cse},
+      {Stage::ConstantFold, constant_fold},     {Stage::Simplify, simplify},     {Stage::FoldNormWeight, fold_norm_weight},
+  };
+  std::vector<StageResult> out;
+  out.push_back({Stage::Traced, traced, 0});
+  for (auto [stage, pass] : kPasses) {
+    if (static_cast<int>(stage) > static_cast<int>(opt.stop_after)) break;
+    if (stage == Stage::MatchAttention && !opt.match_attention) continue;
+    PassResult r = pass(out.back().graph);
+    if (opt.verify_each) verify(r.graph);
+    out.push_back({stage, std::move(r.graph), r.rewrites});
+  }
+  return out;
+}
+
+Graph optimize(const Graph& traced, bool attention) {
+  PipelineOptions opt;
+  opt.match_attention = attention;
+  return std::move(run_pipeline(traced, opt).back().graph);
+}
+
+}  // namespace fl

@@ -1,0 +1,35 @@
+// The standard pass pipeline, used by the CLI, the page and the tests:
+//   [match_attention] → decompose → cse → constant_fold → simplify → fold_norm_weight
+// Every stage's graph is kept, so a view can show the graph pass by pass.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "core/graph.h"
+
+namespace fl {
+
+enum class Stage { Traced, MatchAttention, Decompose, Cse, ConstantFold, Simplify, FoldNormWeight };
+inline constexpr Stage kLastStage = Stage::FoldNormWeight;
+std::string_view stage_name(Stage s);
+
+struct StageResult {
+  Stage stage;
+  Graph graph;
+  int rewrites = 0;
+};
+
+struct PipelineOptions {
+  bool match_attention = true;
+  Stage stop_after = kLastStage;
+  bool verify_each = false;  // run verify() after every pass (tests)
+};
+
+// The traced graph first, then one entry per pass that ran.
+std::vector<StageResult> run_pipeline(const Graph& traced, const PipelineOptions& opt = {});
+
+// The final graph of the standard pipeline.
+Graph optimize(const Graph& traced, bool attention = true);
+
+}  // namespace fl
