@@ -1,0 +1,56 @@
+// Fusion: a simplified TorchInductor scheduler that partitions a graph into
+// GPU kernels and counts what each kernel moves through HBM.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/graph.h"
+
+namespace fl {
+
+enum class KernelKind { Pointwise, Rowwise, MatMul, Attention, KVWrite };
+std::string_view kernel_kind_name(KernelKind k);
+
+// Why a tensor leaves a kernel through HBM instead of staying on chip.
+enum class Boundary {
+  FusionOff,           // fusion disabled: every op is its own kernel
+  MatmulNoPrologue,    // a matmul reads its operands from HBM (no prologue fusion)
+  ReductionAfterMatmul,// a row reduction cannot be a matmul epilogue: a row spans many output tiles
+  OpaqueKernel,        // attention and kv_write are handwritten kernels that take no fusion
+  IterationSpace,      // the consumer loops over a different index space
+  OneAnchorPerKernel,  // the consumer joined another producer's kernel; one matmul or reduction per kernel
+  WouldCycle,          // merging would make two kernels wait on each other
+  GraphOutput,         // the layer's result must reach HBM
+};
+std::string_view boundary_name(Boundary b);
+
+struct KernelEdge {
+  NodeId tensor;   // the node whose value is written
+  int consumer;    // kernel index that reads it, or -1 for a graph output
+  Boundary why;
+};
+
+struct Kernel {
+  KernelKind kind;
+  std::string label;          // the ops it runs, in order
+  std::vector<NodeId> nodes;  // topological order
+  int64_t reads = 0;          // HBM bytes, each tensor counted once per kernel
+  int64_t writes = 0;
+  double matmul_flops = 0;    // FLOPs on tensor cores
+  double other_flops = 0;     // FLOPs on the vector units
+  std::vector<KernelEdge> ends;  // why each written tensor could not stay on chip
+  double flops() const { return matmul_flops + other_flops; }
+  int64_t bytes() const { return reads + writes; }
+};
+
+struct FuseOptions {
+  bool enable = true;
+};
+
+// Partitions `g` into kernels in an executable order. Shapes are evaluated
+// under `bind`; an unbound symbol throws UnboundSymbol.
+std::vector<Kernel> fuse(const Graph& g, const FuseOptions& opt = {}, const Binding& bind = {});
+
+}  // namespace fl
