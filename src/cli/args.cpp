@@ -1,0 +1,129 @@
+#include "cli/args.h"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+
+namespace fl::cli {
+
+namespace {
+
+int64_t parse_int(const std::string& opt, const std::string& v) {
+  int64_t out = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (ec == std::errc::result_out_of_range) throw UsageError(opt + ": " + v + " is too large");
+  if (ec != std::errc() || end != v.data() + v.size()) throw UsageError(opt + ": expected an integer, got '" + v + "'");
+  return out;
+}
+
+double parse_real(const std::string& opt, const std::string& v) {
+  size_t used = 0;
+  double out = 0;
+  try {
+    out = std::stod(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != v.size() || !std::isfinite(out)) throw UsageError(opt + ": expected a number, got '" + v + "'");
+  return out;
+}
+
+}  // namespace
+
+std::string usage() {
+  return R"(usage: fusionlab [options]
+Prints the lecture's four fusion demos, computed by the compiler core.
+
+  --demo N            1..4 (default: all four)
+  --json              one JSON object per demo instead of tables
+  --lang zh|en        language of tables and observations (default zh)
+  --emit STAGE        print the prefill (or --phase decode) graph after a stage:
+                      traced, match_attention, decompose, cse, constant_fold,
+                      simplify, fold_norm_weight, or kernels
+  --phase P           prefill or decode, for --emit (default prefill)
+model (default Llama-3.1-8B; demo 1: the small config 128, 8, 2, 16, 344 at T = 16):
+  --d N  --heads N  --kv-heads N  --head-dim N  --ffn N
+  --tokens T          prefill tokens (default 2048)
+  --kv-len S          decode KV length (default 4096)
+  --layers N          layers for tokens/s (default 32)
+hardware (default H100):
+  --matmul-tflops X (989)  --other-tflops X (67)  --bandwidth-tbs X (3.35)  --launch-us X (4)
+)";
+}
+
+Options parse_args(const std::vector<std::string>& args) {
+  Options o;
+  std::map<std::string, std::optional<int64_t>*> ints = {
+      {"--d", &o.d},           {"--heads", &o.heads},   {"--kv-heads", &o.kv_heads}, {"--head-dim", &o.head_dim},
+      {"--ffn", &o.ffn},       {"--tokens", &o.tokens}, {"--kv-len", &o.kv_len},     {"--layers", &o.layers}};
+  std::map<std::string, std::optional<double>*> reals = {{"--matmul-tflops", &o.matmul_tflops},
+                                                         {"--other-tflops", &o.other_tflops},
+                                                         {"--bandwidth-tbs", &o.bandwidth_tbs},
+                                                         {"--launch-us", &o.launch_us}};
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string opt = args[i], value;
+    bool inline_value = false;
+    if (auto eq = opt.find('='); opt.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = opt.substr(eq + 1);
+      opt = opt.substr(0, eq);
+      inline_value = true;
+    }
+    auto take = [&]() -> std::string {
+      if (inline_value) return value;
+      if (i + 1 >= args.size()) throw UsageError(opt + ": missing value");
+      return args[++i];
+    };
+    if (opt == "--json") o.json = true;
+    else if (opt == "--help" || opt == "-h") o.help = true;
+    else if (opt == "--demo") {
+      int64_t n = parse_int(opt, take());
+      if (n < 1 || n > 4) throw UsageError("--demo: must be 1, 2, 3 or 4 (got " + std::to_string(n) + ")");
+      o.demos = {static_cast<int>(n)};
+    } else if (opt == "--lang") {
+      std::string l = take();
+      if (l != "zh" && l != "en") throw UsageError("--lang: must be zh or en (got '" + l + "')");
+      o.lang = l == "zh" ? Lang::Zh : Lang::En;
+    } else if (opt == "--emit") {
+      o.emit = take();
+    } else if (opt == "--phase") {
+      o.phase = take();
+      if (o.phase != "prefill" && o.phase != "decode") throw UsageError("--phase: must be prefill or decode");
+    } else if (auto it = ints.find(opt); it != ints.end()) {
+      *it->second = parse_int(opt, take());
+    } else if (auto rt = reals.find(opt); rt != reals.end()) {
+      *rt->second = parse_real(opt, take());
+    } else {
+      throw UsageError(opt + ": unknown option (see --help)");
+    }
+  }
+  // Check every option now, so that a bad one fails before anything prints.
+  for (int demo : o.demos) {
+    AnalysisConfig c = o.config_for(demo);
+    try {
+      validate(c);
+    } catch (const ConfigError& e) {
+      throw UsageError("--" + e.field + ": " + e.message(Lang::En));
+    }
+  }
+  return o;
+}
+
+AnalysisConfig Options::config_for(int demo) const {
+  AnalysisConfig c = AnalysisConfig::for_demo(demo);
+  c.lang = lang;
+  c.model.d = d.value_or(c.model.d);
+  c.model.H = heads.value_or(c.model.H);
+  c.model.G = kv_heads.value_or(c.model.G);
+  c.model.dh = head_dim.value_or(c.model.dh);
+  c.model.f = ffn.value_or(c.model.f);
+  c.tokens = tokens.value_or(c.tokens);
+  c.kv_len = kv_len.value_or(c.kv_len);
+  c.layers = layers.value_or(c.layers);
+  if (matmul_tflops) c.hw.matmul_flops = *matmul_tflops * 1e12;
+  if (other_tflops) c.hw.other_flops = *other_tflops * 1e12;
+  if (bandwidth_tbs) c.hw.bandwidth = *bandwidth_tbs * 1e12;
+  if (launch_us) c.hw.launch = *launch_us * 1e-6;
+  return c;
+}
+
+}  // namespace fl::cli

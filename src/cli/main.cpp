@@ -1,0 +1,124 @@
+// fusionlab: the lecture's four fusion demos on the command line.
+//
+// Every table is rendered from the same JSON object that `--json` prints and
+// the web page draws, so the three can never disagree.
+#include <cstdio>
+#include <iostream>
+
+#include "cli/args.h"
+#include "cli/table.h"
+#include "core/model.h"
+#include "core/partitions.h"
+#include "core/pipeline.h"
+#include "core/units.h"
+
+namespace fl::cli {
+
+namespace {
+
+using nlohmann::json;
+
+std::string T(Text id, Lang l) { return std::string(tr(id, l)); }
+std::string bytes(const json& v) { return fmt_bytes(v.get<double>()); }
+std::string secs(const json& v) { return fmt_time(v.get<double>()); }
+
+std::vector<std::string> strings(const json& arr) {
+  std::vector<std::string> out;
+  for (const auto& s : arr) out.push_back(s.get<std::string>());
+  return out;
+}
+
+std::string render_demo(const json& j, Lang l) {
+  int demo = j["demo"];
+  std::string out = render_header(j["title"]);
+  std::vector<std::vector<std::string>> rows;
+  if (demo == 1) {
+    for (const auto& k : j["kernels"])
+      rows.push_back({std::to_string(k["index"].get<int>()), k["kind"], k["label"], std::to_string(k["nodes"].get<int>()),
+                      bytes(k["reads"]), bytes(k["writes"])});
+    out += render_table({T(Text::ColIndex, l), T(Text::ColKind, l), T(Text::ColOps, l), T(Text::ColNodes, l),
+                         T(Text::ColReads, l), T(Text::ColWrites, l)}, rows);
+    out += "\n" + j["summary"].get<std::string>() + "\n";
+  } else if (demo == 2) {
+    for (const auto& p : j["partitions"])
+      rows.push_back({p["name"], std::to_string(p["kernels"].get<int>()), bytes(p["bytes"]),
+                      fmt_fixed(p["flops"].get<double>() / 1e9, 0), secs(p["t"]), secs(p["t_total"]), fmt_ratio(p["speedup"])});
+    out += render_table({T(Text::ColPartition, l), T(Text::ColKernels, l), T(Text::ColHbm, l), T(Text::ColGflops, l),
+                         T(Text::ColRoofline, l), T(Text::ColTotal, l), T(Text::ColSpeedup, l)}, rows);
+    std::vector<std::vector<std::string>> slow;
+    for (const auto& k : j["slowest"]) slow.push_back({k["kind"], k["label"], bytes(k["reads"]), bytes(k["writes"]), secs(k["t"])});
+    out += "\n" + T(Text::Demo2Slowest, l) + "\n";
+    out += render_table({T(Text::ColKind, l), T(Text::ColOps, l), T(Text::ColReads, l), T(Text::ColWrites, l), T(Text::ColTime, l)}, slow);
+  } else if (demo == 3) {
+    for (const auto& p : j["partitions"])
+      rows.push_back({p["name"], std::to_string(p["kernels"].get<int>()), bytes(p["bytes"]), secs(p["t"]), secs(p["overhead"]),
+                      fmt_percent(p["overhead_share"]), fmt_fixed(p["tokens_per_s"], 0)});
+    out += render_table({T(Text::ColPartition, l), T(Text::ColKernels, l), T(Text::ColHbm, l), T(Text::ColRoofline, l),
+                         T(Text::ColOverhead, l), T(Text::ColShare, l),
+                         tr(Text::ColTokens, l, {std::to_string(j["config"]["layers"].get<int>())})}, rows);
+  } else {
+    for (const auto& r : j["rows"]) rows.push_back({r["setting"], fmt_ratio(r["inference"]), fmt_ratio(r["training"])});
+    out += render_table(strings(j["columns"]), rows);
+    out += "\n" + j["source"].get<std::string>() + "\n";
+  }
+  if (demo != 4) out += "\n" + T(Text::RooflineNote, l) + "\n";
+  return out + render_observations(T(Text::Observations, l), strings(j["observations"]));
+}
+
+// --emit: the graph after one pipeline stage, or the fused kernels.
+int emit(const Options& o) {
+  AnalysisConfig c = o.config_for(o.phase == "decode" ? 3 : 2);
+  Graph g = o.phase == "decode" ? decode_layer(c.model, ParamMode::shapes())
+                                : prefill_layer(c.model, c.tokens, 0, ParamMode::shapes());
+  Binding bind{{"S", c.kv_len}};
+  if (o.emit == "kernels") {
+    Partition p = make_partition(PartitionId::FusedFlash, g, bind, c.hw);
+    for (size_t i = 0; i < p.kernels.size(); ++i) {
+      const Kernel& k = p.kernels[i];
+      std::printf("kernel %zu  %s  %s  read %s  written %s  %s\n", i, std::string(kernel_kind_name(k.kind)).c_str(),
+                  k.label.c_str(), fmt_bytes(static_cast<double>(k.reads)).c_str(),
+                  fmt_bytes(static_cast<double>(k.writes)).c_str(), fmt_time(kernel_time(k, c.hw)).c_str());
+      for (NodeId id : k.nodes) std::printf("    %s\n", node_str(p.graph, id).c_str());
+      for (const KernelEdge& e : k.ends)
+        std::printf("    -> %%%d to %s: %s\n", e.tensor, e.consumer < 0 ? "output" : ("kernel " + std::to_string(e.consumer)).c_str(),
+                    std::string(boundary_name(e.why)).c_str());
+    }
+    return 0;
+  }
+  for (const StageResult& s : run_pipeline(g))
+    if (stage_name(s.stage) == o.emit) {
+      std::printf("# %s: %zu nodes, %d rewrites\n%s", o.emit.c_str(), s.graph.size(), s.rewrites, dump(s.graph).c_str());
+      return 0;
+    }
+  throw UsageError("--emit: unknown stage '" + o.emit + "' (see --help)");
+}
+
+int run(const std::vector<std::string>& args) {
+  Options o = parse_args(args);
+  if (o.help) {
+    std::cout << usage();
+    return 0;
+  }
+  if (!o.emit.empty()) return emit(o);
+  for (int demo : o.demos) {
+    json j = analyze(o.config_for(demo));
+    if (o.json) std::cout << j.dump() << "\n";
+    else std::cout << render_demo(j, o.lang);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace fl::cli
+
+int main(int argc, char** argv) {
+  try {
+    return fl::cli::run(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const fl::cli::UsageError& e) {
+    std::fprintf(stderr, "fusionlab: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fusionlab: error: %s\n", e.what());
+    return 1;
+  }
+}

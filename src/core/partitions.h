@@ -1,0 +1,35 @@
+// The four partitions the seed compares, built from one traced graph.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "core/cost.h"
+#include "core/fusion.h"
+#include "core/i18n.h"
+
+namespace fl {
+
+enum class PartitionId {
+  Eager,       // traced graph, not fused: composites are one kernel each
+  Decomposed,  // decomposed, not fused
+  Fused,       // standard pipeline without attention matching, fused
+  FusedFlash,  // standard pipeline with attention matched to FlashAttention, fused
+};
+inline constexpr PartitionId kAllPartitions[] = {PartitionId::Eager, PartitionId::Decomposed, PartitionId::Fused,
+                                                 PartitionId::FusedFlash};
+
+std::string_view partition_key(PartitionId id);  // "eager", "decomposed", "fused", "fused_flash"
+Text partition_text(PartitionId id);
+
+struct Partition {
+  PartitionId id;
+  Graph graph;  // the graph the kernels index into
+  std::vector<Kernel> kernels;
+  GraphCost cost;
+};
+
+Partition make_partition(PartitionId id, const Graph& traced, const Binding& bind, const Hardware& hw);
+std::vector<Partition> four_partitions(const Graph& traced, const Binding& bind, const Hardware& hw);
+
+}  // namespace fl

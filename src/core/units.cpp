@@ -1,0 +1,41 @@
+#include "core/units.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace fl {
+
+namespace {
+std::string sig3(double v, const char* unit) {
+  char buf[48];
+  int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+  std::snprintf(buf, sizeof buf, "%.*f %s", decimals, v, unit);
+  return buf;
+}
+}  // namespace
+
+std::string fmt_bytes(double b) {
+  if (b >= 1e9) return sig3(b / 1e9, "GB");
+  if (b >= 1e6) return sig3(b / 1e6, "MB");
+  if (b >= 1e3) return sig3(b / 1e3, "KB");
+  return sig3(b, "B");
+}
+
+std::string fmt_time(double s) {
+  if (s >= 1) return sig3(s, "s");
+  if (s >= 1e-3) return sig3(s * 1e3, "ms");
+  if (s >= 1e-6) return sig3(s * 1e6, "µs");
+  return sig3(s * 1e9, "ns");
+}
+
+std::string fmt_fixed(double x, int decimals) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
+}
+
+std::string fmt_ratio(double x) { return fmt_fixed(x, 2) + "×"; }
+
+std::string fmt_percent(double f) { return fmt_fixed(std::round(f * 100), 0) + "%"; }
+
+}  // namespace fl

@@ -1,0 +1,15 @@
+// Numbers as people read them: 3 significant digits and a unit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace fl {
+
+std::string fmt_bytes(double bytes);       // "5.92 GB", "268 MB", "16.8 MB"
+std::string fmt_time(double seconds);      // "1.05 ms", "136 µs"
+std::string fmt_ratio(double x);           // "1.79×"
+std::string fmt_percent(double fraction);  // "26%"
+std::string fmt_fixed(double x, int decimals);
+
+}  // namespace fl
