@@ -1,0 +1,47 @@
+// Benchmarks of the compiler core (Google Benchmark). Run:
+//   build/native/bench/fusionlab_bench --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include "core/analysis.h"
+#include "core/model.h"
+#include "core/partitions.h"
+#include "core/pipeline.h"
+
+using namespace fl;
+
+static void BM_TracePrefillLayer(benchmark::State& s) {
+  for (auto _ : s) benchmark::DoNotOptimize(prefill_layer(kLlama8B, 2048, 0, ParamMode::shapes()));
+}
+BENCHMARK(BM_TracePrefillLayer);
+
+static void BM_PipelinePrefillLayer(benchmark::State& s) {
+  Graph g = prefill_layer(kLlama8B, 2048, 0, ParamMode::shapes());
+  for (auto _ : s) benchmark::DoNotOptimize(optimize(g, true));
+}
+BENCHMARK(BM_PipelinePrefillLayer);
+
+static void BM_FusePrefillLayer(benchmark::State& s) {
+  Graph g = optimize(prefill_layer(kLlama8B, 2048, 0, ParamMode::shapes()), true);
+  for (auto _ : s) benchmark::DoNotOptimize(fuse(g));
+}
+BENCHMARK(BM_FusePrefillLayer);
+
+// Trace, four pipelines, four partitions and their costs: one live recompute.
+static void BM_FourPartitions(benchmark::State& s) {
+  bool decode = s.range(0) == 1;
+  for (auto _ : s) {
+    Graph g = decode ? decode_layer(kLlama8B, ParamMode::shapes()) : prefill_layer(kLlama8B, 2048, 0, ParamMode::shapes());
+    benchmark::DoNotOptimize(four_partitions(g, {{"S", 4096}}, kH100));
+  }
+  s.SetLabel(decode ? "decode S=4096" : "prefill T=2048");
+}
+BENCHMARK(BM_FourPartitions)->Arg(0)->Arg(1);
+
+// What the page and `fusionlab --json` do: the above plus JSON and observations.
+static void BM_Analyze(benchmark::State& s) {
+  AnalysisConfig c = AnalysisConfig::for_demo(static_cast<int>(s.range(0)));
+  for (auto _ : s) benchmark::DoNotOptimize(analyze(c));
+}
+BENCHMARK(BM_Analyze)->DenseRange(1, 4);
+
+BENCHMARK_MAIN();
