@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "core/presets.h"
+
 namespace fl::cli {
 
 namespace {
@@ -28,6 +30,12 @@ double parse_real(const std::string& opt, const std::string& v) {
   return out;
 }
 
+DType parse_dtype(const std::string& opt, const std::string& v) {
+  for (DType t : {DType::BF16, DType::FP16, DType::FP32, DType::FP8})
+    if (dtype_name(t) == v) return t;
+  throw UsageError(opt + ": unknown dtype '" + v + "' (bf16, fp16, fp8, fp32)");
+}
+
 }  // namespace
 
 std::string usage() {
@@ -42,12 +50,19 @@ Prints the lecture's four fusion demos, computed by the compiler core.
                       simplify, fold_norm_weight, or kernels
   --phase P           prefill or decode, for --emit (default prefill)
 model (default Llama-3.1-8B; demo 1: the small config 128, 8, 2, 16, 344 at T = 16):
-  --d N  --heads N  --kv-heads N  --head-dim N  --ffn N
-  --tokens T          prefill tokens (default 2048)
+  --model NAME        small, llama-3.2-1b, llama-3.2-3b, llama-3.1-8b, llama-3.1-70b,
+                      llama-3.1-405b, mistral-7b, qwen2.5-7b
+  --d N  --heads N  --kv-heads N  --head-dim N  --ffn N     (override the model's layer)
+  --layers N|all      trace the whole model (embedding, N layers, final norm, LM head)
+                      instead of one layer; tokens/s then comes from the whole model
+  --tokens T          prefill tokens per sequence (default 2048)
   --kv-len S          decode KV length (default 4096)
-  --layers N          layers for tokens/s (default 32)
+  --batch B           sequences (default 1)
+  --dtype D           activations and KV cache: bf16, fp16, fp32 (default bf16)
+  --weights-dtype D   weight matrices: bf16, fp16, fp8, fp32 (default: as --dtype)
 hardware (default H100):
-  --matmul-tflops X (989)  --other-tflops X (67)  --bandwidth-tbs X (3.35)  --launch-us X (4)
+  --hardware NAME     a100, h100, h200, b200, mi300x, l40s, rtx4090
+  --matmul-tflops X  --other-tflops X  --bandwidth-tbs X  --launch-us X  --memory-gb X
 )";
 }
 
@@ -55,11 +70,17 @@ Options parse_args(const std::vector<std::string>& args) {
   Options o;
   std::map<std::string, std::optional<int64_t>*> ints = {
       {"--d", &o.d},           {"--heads", &o.heads},   {"--kv-heads", &o.kv_heads}, {"--head-dim", &o.head_dim},
-      {"--ffn", &o.ffn},       {"--tokens", &o.tokens}, {"--kv-len", &o.kv_len},     {"--layers", &o.layers}};
+      {"--ffn", &o.ffn},       {"--tokens", &o.tokens}, {"--kv-len", &o.kv_len},     {"--batch", &o.batch}};
+  std::map<std::string, std::optional<std::string>*> words = {{"--model", &o.model},
+                                                              {"--hardware", &o.hardware},
+                                                              {"--layers", &o.layers},
+                                                              {"--dtype", &o.dtype},
+                                                              {"--weights-dtype", &o.weights_dtype}};
   std::map<std::string, std::optional<double>*> reals = {{"--matmul-tflops", &o.matmul_tflops},
                                                          {"--other-tflops", &o.other_tflops},
                                                          {"--bandwidth-tbs", &o.bandwidth_tbs},
-                                                         {"--launch-us", &o.launch_us}};
+                                                         {"--launch-us", &o.launch_us},
+                                                         {"--memory-gb", &o.memory_gb}};
   for (size_t i = 0; i < args.size(); ++i) {
     std::string opt = args[i], value;
     bool inline_value = false;
@@ -88,6 +109,8 @@ Options parse_args(const std::vector<std::string>& args) {
     } else if (opt == "--phase") {
       o.phase = take();
       if (o.phase != "prefill" && o.phase != "decode") throw UsageError("--phase: must be prefill or decode");
+    } else if (auto wt = words.find(opt); wt != words.end()) {
+      *wt->second = take();
     } else if (auto it = ints.find(opt); it != ints.end()) {
       *it->second = parse_int(opt, take());
     } else if (auto rt = reals.find(opt); rt != reals.end()) {
@@ -97,6 +120,12 @@ Options parse_args(const std::vector<std::string>& args) {
     }
   }
   // Check every option now, so that a bad one fails before anything prints.
+  if (o.model && !find_model(*o.model)) throw UsageError("--model: unknown model '" + *o.model + "' (see --help)");
+  if (o.hardware && !find_hardware(*o.hardware))
+    throw UsageError("--hardware: unknown hardware '" + *o.hardware + "' (see --help)");
+  if (o.layers && *o.layers != "all") parse_int("--layers", *o.layers);
+  if (o.dtype) parse_dtype("--dtype", *o.dtype);
+  if (o.weights_dtype) parse_dtype("--weights-dtype", *o.weights_dtype);
   for (int demo : o.demos) {
     AnalysisConfig c = o.config_for(demo);
     try {
@@ -111,6 +140,7 @@ Options parse_args(const std::vector<std::string>& args) {
 AnalysisConfig Options::config_for(int demo) const {
   AnalysisConfig c = AnalysisConfig::for_demo(demo);
   c.lang = lang;
+  if (model) c.use_model(*model);
   c.model.d = d.value_or(c.model.d);
   c.model.H = heads.value_or(c.model.H);
   c.model.G = kv_heads.value_or(c.model.G);
@@ -118,11 +148,19 @@ AnalysisConfig Options::config_for(int demo) const {
   c.model.f = ffn.value_or(c.model.f);
   c.tokens = tokens.value_or(c.tokens);
   c.kv_len = kv_len.value_or(c.kv_len);
-  c.layers = layers.value_or(c.layers);
+  c.batch = batch.value_or(c.batch);
+  if (layers) {
+    c.whole_model = true;
+    if (*layers != "all") c.layers = parse_int("--layers", *layers);
+  }
+  if (dtype) c.act = c.weights = parse_dtype("--dtype", *dtype);
+  if (weights_dtype) c.weights = parse_dtype("--weights-dtype", *weights_dtype);
+  if (hardware) c.use_hardware(*hardware);
   if (matmul_tflops) c.hw.matmul_flops = *matmul_tflops * 1e12;
   if (other_tflops) c.hw.other_flops = *other_tflops * 1e12;
   if (bandwidth_tbs) c.hw.bandwidth = *bandwidth_tbs * 1e12;
   if (launch_us) c.hw.launch = *launch_us * 1e-6;
+  if (memory_gb) c.hw.memory = *memory_gb * 1e9;
   return c;
 }
 

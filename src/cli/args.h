@@ -23,8 +23,9 @@ struct Options {
   std::string phase = "prefill"; // for --emit
   Lang lang = Lang::Zh;
   // Only what the user gave; the rest comes from each demo's defaults.
-  std::optional<int64_t> d, heads, kv_heads, head_dim, ffn, tokens, kv_len, layers;
-  std::optional<double> matmul_tflops, other_tflops, bandwidth_tbs, launch_us;
+  std::optional<std::string> model, hardware, layers, dtype, weights_dtype;
+  std::optional<int64_t> d, heads, kv_heads, head_dim, ffn, tokens, kv_len, batch;
+  std::optional<double> matmul_tflops, other_tflops, bandwidth_tbs, launch_us, memory_gb;
 
   // The configuration of one demo: its defaults, overridden by the options.
   AnalysisConfig config_for(int demo) const;

@@ -11,19 +11,29 @@
 
 namespace fl {
 
-
-
 struct AnalysisConfig {
-  int demo = 2;                  // 1..4
+  int demo = 2;                          // 1..4
   LayerCfg model = kLlama8B;
-  int64_t tokens = 2048;         // T, prefill
-  int64_t kv_len = 4096;         // S, decode
-  int64_t layers = 32;           // for tokens/s over the whole model
+  std::string model_key = "llama-3.1-8b";  // a preset's key, or "custom"
+  int64_t layers = 32;                   // the model's decoder layers
+  int64_t vocab = 128256;
+  bool tied_embeddings = false;
+  bool whole_model = false;              // trace embedding, all layers and LM head, not one layer
+  int64_t tokens = 2048;                 // T, prefill
+  int64_t kv_len = 4096;                 // S, decode
+  int64_t batch = 1;                     // B sequences
+  DType act = DType::BF16;               // activations and KV cache
+  DType weights = DType::BF16;           // weight matrices
   Hardware hw = kH100;
+  std::string hardware_key = "h100";     // a preset's key, or "custom"
   Lang lang = Lang::Zh;
 
   // The seed's settings for a demo: demo 1 is the small config at T = 16.
   static AnalysisConfig for_demo(int demo);
+  // Sets model, layers, vocab and tied embeddings from a preset; false if unknown.
+  bool use_model(std::string_view key);
+  bool use_hardware(std::string_view key);
+  TraceOptions trace_options() const;
 };
 
 // Every check of a configuration; throws ConfigError naming the field.
@@ -33,10 +43,11 @@ void validate(const AnalysisConfig& cfg);
 // (naming the field) when the configuration is invalid.
 //
 // demo 1: {demo, title, config, kernels: [{index, kind, label, nodes, node_list, reads, writes,
-//          flops, t, ends}], unfused: {kernels, bytes}, fused: {kernels, bytes}, observations}
+//          flops, t, t_compute, t_memory, ends: [{tensor, consumer, why, text}]}],
+//          unfused: {kernels, bytes}, fused: {kernels, bytes}, summary, observations}
 // demo 2/3: {demo, title, phase, config, partitions: [{id, name, kernels, bytes, flops, t, overhead,
-//          t_total, overhead_share, speedup, tokens_per_s, kernel_list: [...]}], slowest (demo 2),
-//          observations}
+//          t_total, overhead_share, speedup, tokens_per_s, kernel_list: [...]}], memory, slowest
+//          (demo 2), observations}
 // demo 4: {demo, title, source, columns, rows: [{setting, inference, training}], observations}
 nlohmann::json analyze(const AnalysisConfig& cfg);
 

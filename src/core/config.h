@@ -25,6 +25,7 @@ struct Hardware {
   double other_flops = 67e12;    // everything else, FLOP/s
   double bandwidth = 3.35e12;    // HBM bytes/s
   double launch = 4e-6;          // seconds per kernel
+  double memory = 80e9;          // HBM capacity, bytes
   bool operator==(const Hardware&) const = default;
 };
 
@@ -47,6 +48,9 @@ struct Limits {
   static constexpr int64_t kMaxFfn = 262144;     // f
   static constexpr int64_t kMaxTokens = 131072;  // T
   static constexpr int64_t kMaxKvLen = 1048576;  // S
+  static constexpr int64_t kMaxBatch = 1024;      // B
+  static constexpr int64_t kMaxLayers = 256;      // whole models
+  static constexpr int64_t kMaxVocab = 1048576;
 };
 
 void validate(const LayerCfg& cfg);

@@ -39,6 +39,7 @@ std::string_view kernel_kind_name(KernelKind k) {
     case KernelKind::MatMul: return "matmul";
     case KernelKind::Attention: return "attention";
     case KernelKind::KVWrite: return "kv_write";
+    case KernelKind::Embedding: return "embedding";
   }
   return "?";
 }
@@ -70,7 +71,8 @@ KernelKind kind_of_node(Op op) {
   switch (op_kind(op)) {
     case OpKind::MatMul: return KernelKind::MatMul;
     case OpKind::Reduction: return KernelKind::Rowwise;
-    case OpKind::Opaque: return op == Op::Attention ? KernelKind::Attention : KernelKind::KVWrite;
+    case OpKind::Opaque:
+      return op == Op::Attention ? KernelKind::Attention : op == Op::KVWrite ? KernelKind::KVWrite : KernelKind::Embedding;
     default: return KernelKind::Pointwise;
   }
 }
@@ -123,7 +125,8 @@ class Partitioner {
     OpKind k = op_kind(op);
     if (!opt_.enable) return Boundary::FusionOff;
     if (k == OpKind::MatMul) return Boundary::MatmulNoPrologue;
-    if (k == OpKind::Opaque || gr.kind == KernelKind::Attention || gr.kind == KernelKind::KVWrite)
+    if (k == OpKind::Opaque || gr.kind == KernelKind::Attention || gr.kind == KernelKind::KVWrite ||
+        gr.kind == KernelKind::Embedding)
       return Boundary::OpaqueKernel;
     int64_t n = numel_[static_cast<size_t>(id)];
     if (k == OpKind::Reduction) {
@@ -215,15 +218,15 @@ double node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bin
   auto in_numel = [&](size_t i) { return static_cast<double>(numel(g.node(n.inputs[i]).shape).eval(bind)); };
   switch (n.op) {
     case Op::MatMul:
-      *on_tensor_cores = true;
+      *on_tensor_cores = n.dtype != DType::FP32;  // fp32 matmuls run on the vector units
       return 2.0 * static_cast<double>(out) * static_cast<double>(g.node(n.inputs[0]).shape.back().eval(bind));
     case Op::Attention: {  // QKᵀ and PV on tensor cores; the softmax's 5 ops per score are counted below
-      *on_tensor_cores = true;
+      *on_tensor_cores = n.dtype != DType::FP32;  // fp32 matmuls run on the vector units
       double scores = static_cast<double>(out) / static_cast<double>(n.shape.back().eval(bind)) *
                       static_cast<double>(g.node(n.inputs[1]).shape[1].eval(bind));
       return 2.0 * scores * static_cast<double>(n.shape.back().eval(bind) + g.node(n.inputs[0]).shape.back().eval(bind));
     }
-    case Op::KVWrite: return 0;
+    case Op::KVWrite: case Op::Embedding: return 0;
     case Op::Sum: case Op::Mean: case Op::Max: return in_numel(0);
     case Op::RMSNorm: return 4 * in_numel(0) + 2 * in_numel(0) / static_cast<double>(n.shape.back().eval(bind));
     case Op::Softmax: case Op::SiLU: return 5 * in_numel(0);  // as many as their decompositions
@@ -301,7 +304,10 @@ std::vector<Kernel> fuse(const Graph& g, const FuseOptions& opt, const Binding& 
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         if (n.op == Op::KVWrite && i == 0) continue;  // the cache is only written, one row
         NodeId s = p.storage_[static_cast<size_t>(n.inputs[i])];
-        if (p.group_of_[static_cast<size_t>(s)] != gi && read.insert(s).second) k.reads += bytes_of(s);
+        if (p.group_of_[static_cast<size_t>(s)] == gi || !read.insert(s).second) continue;
+        // An embedding reads only the rows it gathers, not the table.
+        k.reads += n.op == Op::Embedding && i == 0 ? p.numel_[static_cast<size_t>(id)] * dtype_bytes(g.node(s).dtype)
+                                                   : bytes_of(s);
       }
     }
     // Writes: values some other kernel reads, and the graph's outputs.

@@ -10,7 +10,7 @@
 
 namespace fl {
 
-enum class KernelKind { Pointwise, Rowwise, MatMul, Attention, KVWrite };
+enum class KernelKind { Pointwise, Rowwise, MatMul, Attention, KVWrite, Embedding };
 std::string_view kernel_kind_name(KernelKind k);
 
 // Why a tensor leaves a kernel through HBM instead of staying on chip.

@@ -4,13 +4,21 @@
 
 namespace fl {
 
-int64_t dtype_bytes(DType t) { return t == DType::FP32 ? 4 : 2; }
+int64_t dtype_bytes(DType t) {
+  switch (t) {
+    case DType::FP32: case DType::I32: return 4;
+    case DType::FP8: return 1;
+    default: return 2;
+  }
+}
 
 std::string_view dtype_name(DType t) {
   switch (t) {
     case DType::BF16: return "bf16";
     case DType::FP16: return "fp16";
     case DType::FP32: return "fp32";
+    case DType::FP8: return "fp8";
+    case DType::I32: return "i32";
   }
   return "?";
 }
@@ -25,7 +33,7 @@ size_t arity(Op op) {
   switch (op_kind(op)) {
     case OpKind::Source: return 0;
     case OpKind::MatMul: return 2;
-    case OpKind::Opaque: return op == Op::Attention ? 3 : 2;
+    case OpKind::Opaque: return op == Op::Attention ? 3 : 2;  // KVWrite, Embedding: 2
     default: break;
   }
   if (is_binary_pointwise(op) || op == Op::RMSNorm) return 2;
@@ -114,6 +122,9 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
         fail(op, "q " + shape_str(q) + ", k " + shape_str(k) + ", v " + shape_str(v) + " do not agree");
       return {q[0], q[1], v[2]};
     }
+    case Op::Embedding:
+      if (in[0]->size() != 2 || in[1]->size() != 1) fail(op, "takes a (vocab, d) table and (tokens) ids");
+      return {(*in[1])[0], (*in[0])[1]};
     case Op::KVWrite: {
       const Shape &cache = *in[0], &fresh = *in[1];
       if (cache.size() != 3 || fresh.size() != 3 || fresh[1] != Dim(1) || cache[0] != fresh[0] || cache[2] != fresh[2])
@@ -131,8 +142,9 @@ NodeId Graph::add(Op op, std::vector<NodeId> inputs, Attrs attrs, Shape shape, D
     in.push_back(&nodes_[static_cast<size_t>(i)].shape);
   }
   Shape out = infer_shape(op, in, attrs, shape);
-  // A compute node takes the dtype of its first tensor operand (scalars adapt).
-  if (op_kind(op) != OpKind::Source)
+  // A compute node takes the dtype of its first tensor operand (scalars adapt);
+  // an embedding's dtype is the activations', given by the caller.
+  if (op_kind(op) != OpKind::Source && op != Op::Embedding)
     for (NodeId i : inputs)
       if (!nodes_[static_cast<size_t>(i)].shape.empty() || i == inputs.back()) {
         dtype = nodes_[static_cast<size_t>(i)].dtype;
@@ -148,10 +160,10 @@ NodeId Graph::input(const std::string& name, Shape shape, DType dtype) {
   return add(Op::Input, {}, a, std::move(shape), dtype);
 }
 
-NodeId Graph::param(const std::string& name, Shape shape, Values value) {
+NodeId Graph::param(const std::string& name, Shape shape, Values value, DType dtype) {
   Attrs a;
   a.name = name;
-  NodeId id = add(Op::Param, {}, a, std::move(shape));
+  NodeId id = add(Op::Param, {}, a, std::move(shape), dtype);
   nodes_.back().value = std::move(value);
   return id;
 }
@@ -185,10 +197,11 @@ void verify(const Graph& g) {
     const Node& n = g.nodes()[id];
     auto where = "%" + std::to_string(id) + " " + std::string(op_name(n.op)) + ": ";
     std::vector<const Shape*> in;
-    for (NodeId i : n.inputs) {
+    for (size_t k = 0; k < n.inputs.size(); ++k) {
+      NodeId i = n.inputs[k];
       if (i < 0 || static_cast<size_t>(i) >= id) throw GraphError(where + "input %" + std::to_string(i) + " does not come earlier");
       const Node& src = g.node(i);
-      if (op_kind(n.op) != OpKind::Source && src.dtype != n.dtype && !(src.op == Op::Const && src.shape.empty()))
+      if (src.dtype != n.dtype && !reads_other_dtype(n.op, k) && !(src.op == Op::Const && src.shape.empty()))
         throw GraphError(where + "dtype differs from input %" + std::to_string(i));
       in.push_back(&src.shape);
     }

@@ -16,7 +16,7 @@ namespace fl {
 
 using NodeId = int32_t;
 
-enum class DType : uint8_t { BF16, FP16, FP32 };
+enum class DType : uint8_t { BF16, FP16, FP32, FP8, I32 };
 int64_t dtype_bytes(DType t);
 std::string_view dtype_name(DType t);
 
@@ -58,7 +58,7 @@ class Graph {
   // Appends a node after checking its inputs and inferring its shape.
   NodeId add(Op op, std::vector<NodeId> inputs, Attrs attrs = {}, Shape shape = {}, DType dtype = DType::BF16);
   NodeId input(const std::string& name, Shape shape, DType dtype = DType::BF16);
-  NodeId param(const std::string& name, Shape shape, Values value = nullptr);
+  NodeId param(const std::string& name, Shape shape, Values value = nullptr, DType dtype = DType::BF16);
   NodeId constant(Shape shape, Values value, DType dtype = DType::BF16);
   NodeId scalar(double v);
   // Direct access that skips every check: for tests of verify().

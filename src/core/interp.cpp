@@ -235,6 +235,20 @@ TensorValue attention(const Node& n, const TensorValue& q, const TensorValue& k,
   return out;
 }
 
+// Row ids[i] of the table (V, d) for every id; ids are stored as floats.
+TensorValue embedding(const Node& n, const TensorValue& table, const TensorValue& ids) {
+  if (table.shape.size() != 2 || ids.shape.size() != 1) fail(n, "takes a (vocab, d) table and (tokens) ids");
+  const int64_t vocab = table.shape[0], d = table.shape[1];
+  TensorValue out{{ids.shape[0], d}, std::vector<float>(static_cast<size_t>(ids.shape[0] * d))};
+  for (int64_t i = 0; i < ids.shape[0]; ++i) {
+    const float id = ids.data[static_cast<size_t>(i)];
+    if (!(id >= 0 && id < static_cast<float>(vocab)) || id != std::floor(id))
+      fail(n, "token id " + std::to_string(id) + " is outside the vocabulary of " + std::to_string(vocab));
+    std::copy_n(table.data.begin() + static_cast<int64_t>(id) * d, d, out.data.begin() + i * d);
+  }
+  return out;
+}
+
 TensorValue kv_write(const Node& n, const TensorValue& cache, const TensorValue& fresh, int64_t row) {
   const Dims &c = cache.shape, &f = fresh.shape;
   if (c.size() != 3 || f.size() != 3 || f[1] != 1 || c[0] != f[0] || c[2] != f[2])
@@ -315,6 +329,7 @@ TensorValue eval_node(const Node& n, const std::vector<const TensorValue*>& in, 
     case Op::MatMul: return matmul(n, arg(0), arg(1));
     case Op::Attention: return attention(n, arg(0), arg(1), arg(2), n.attrs.offset.eval(b));
     case Op::KVWrite: return kv_write(n, arg(0), arg(1), n.attrs.offset.eval(b));
+    case Op::Embedding: return embedding(n, arg(0), arg(1));
   }
   fail(n, "unknown op");
 }

@@ -26,26 +26,27 @@ class Rng {
 struct Weights {
   Graph& g;
   ParamMode mode;
+  TraceOptions opt;
   Rng rng;
 
   Tensor matrix(const std::string& name, int64_t rows, int64_t cols) {
     double a = std::sqrt(3.0 / static_cast<double>(rows));
-    return param(name, {rows, cols}, [&] { return (2 * rng.uniform() - 1) * a; });
+    return param(name, {rows, cols}, opt.weights, [&] { return (2 * rng.uniform() - 1) * a; });
   }
   Tensor norm(const std::string& name, int64_t n) {
-    return param(name, {n}, [&] { return 1.0 + 0.2 * (rng.uniform() - 0.5); });
+    return param(name, {n}, opt.act, [&] { return 1.0 + 0.2 * (rng.uniform() - 0.5); });
   }
 
  private:
   template <class Draw>
-  Tensor param(const std::string& name, Shape shape, Draw draw) {
+  Tensor param(const std::string& name, Shape shape, DType dtype, Draw draw) {
     Values v;
     if (mode.real) {
       auto data = std::make_shared<std::vector<float>>(static_cast<size_t>(numel(shape).constant()));
       for (float& x : *data) x = static_cast<float>(draw());
       v = std::move(data);
     }
-    return {&g, g.param(name, std::move(shape), std::move(v))};
+    return {&g, g.param(name, std::move(shape), std::move(v), dtype)};
   }
 };
 
@@ -53,44 +54,69 @@ struct Layer {
   Tensor attn_norm, wq, wk, wv, wo, mlp_norm, w_gate, w_up, w_down;
 };
 
-Layer make_layer(Weights& w, const LayerCfg& c) {
-  return {w.norm("attn_norm", c.d),         w.matrix("wq", c.d, c.H * c.dh), w.matrix("wk", c.d, c.G * c.dh),
-          w.matrix("wv", c.d, c.G * c.dh),  w.matrix("wo", c.H * c.dh, c.d), w.norm("mlp_norm", c.d),
-          w.matrix("w_gate", c.d, c.f),     w.matrix("w_up", c.d, c.f),      w.matrix("w_down", c.f, c.d)};
+Layer make_layer(Weights& w, const LayerCfg& c, const std::string& p) {
+  return {w.norm(p + "attn_norm", c.d),        w.matrix(p + "wq", c.d, c.H * c.dh), w.matrix(p + "wk", c.d, c.G * c.dh),
+          w.matrix(p + "wv", c.d, c.G * c.dh), w.matrix(p + "wo", c.H * c.dh, c.d), w.norm(p + "mlp_norm", c.d),
+          w.matrix(p + "w_gate", c.d, c.f),    w.matrix(p + "w_up", c.d, c.f),      w.matrix(p + "w_down", c.f, c.d)};
 }
 
-// q * cos + rot_pairs(q) * sin, on (T, heads, dh) with tables broadcast over heads.
-// One statement per op: the trace order must not depend on the compiler.
+// Where the layer runs: T new tokens per sequence, their RoPE tables
+// (broadcast over batch and heads), and for decode the caches to update.
+struct Step {
+  int64_t B;
+  Dim T;
+  Tensor cos_t, sin_t;
+  Dim mask_offset;  // query i sees keys j <= i + offset
+  bool decode;
+};
+
+// q * cos + rot_pairs(q) * sin. One statement per op: the trace order must
+// not depend on the compiler's order of evaluating operands.
 Tensor rope(const Tensor& x, const Tensor& cos_t, const Tensor& sin_t) {
   Tensor a = x * cos_t;
   Tensor b = rot_pairs(x) * sin_t;
   return a + b;
 }
 
-// Causal GQA attention. q (H, Tq, dh); k, v (G, Tk, dh) -> (H, Tq, dh).
-Tensor attention(const LayerCfg& c, const Tensor& q, const Tensor& k, const Tensor& v, Dim offset) {
-  Tensor kh = repeat_kv(k, c.H / c.G);
-  Tensor vh = repeat_kv(v, c.H / c.G);
-  Tensor scores = matmul(q, transpose(kh, {0, 2, 1})) / std::sqrt(static_cast<double>(c.dh));  // (H, Tq, Tk)
-  return matmul(softmax(causal_mask(scores, std::move(offset))), vh);
+// (B*T, heads*dh) -> (B*heads, T, dh), with RoPE applied on (B, T, heads, dh).
+Tensor heads_first(const Tensor& t, const Step& s, int64_t heads, int64_t dh, bool with_rope) {
+  Tensor x = reshape(t, {s.B, s.T, heads, dh});
+  if (with_rope) x = rope(x, s.cos_t, s.sin_t);
+  return reshape(transpose(x, {0, 2, 1, 3}), {Dim(s.B * heads), s.T, dh});
 }
 
-// Everything after attention: merge heads, O projection + residual, MLP + residual.
-Tensor finish_layer(const LayerCfg& c, const Layer& L, const Tensor& x, const Tensor& attn, Dim T) {
-  Tensor merged = reshape(transpose(attn, {1, 0, 2}), {T, c.H * c.dh});  // (T, H*dh)
-  Tensor h = x + matmul(merged, L.wo);
-  Tensor n = rmsnorm(h, L.mlp_norm, kRmsEps);
-  Tensor gate = silu(matmul(n, L.w_gate));  // (T, f)
-  Tensor up = matmul(n, L.w_up);
+// Causal GQA attention. q (B*H, T, dh); k, v (B*G, Tk, dh) -> (B*T, H*dh).
+Tensor attention(const LayerCfg& c, const Step& s, const Tensor& q, const Tensor& k, const Tensor& v) {
+  Tensor kh = repeat_kv(k, c.H / c.G);  // head b*H + h reads kv head b*G + h / (H/G)
+  Tensor vh = repeat_kv(v, c.H / c.G);
+  Tensor scores = matmul(q, transpose(kh, {0, 2, 1})) / std::sqrt(static_cast<double>(c.dh));  // (B*H, T, Tk)
+  Tensor o = matmul(softmax(causal_mask(scores, s.mask_offset)), vh);                            // (B*H, T, dh)
+  Tensor merged = transpose(reshape(o, {s.B, c.H, s.T, c.dh}), {0, 2, 1, 3});                      // (B, T, H, dh)
+  return reshape(merged, {Dim(s.B) * s.T, c.H * c.dh});
+}
+
+// One decoder layer on x (B*T, d). Decode writes the new k and v into the
+// caches (B*G, S, dh) at row P and returns the updated caches in `caches`.
+Tensor decoder_layer(const LayerCfg& c, const Layer& L, const Step& s, const Tensor& x, std::vector<Tensor>* caches) {
+  Tensor n = rmsnorm(x, L.attn_norm, kRmsEps);
+  Tensor q = heads_first(matmul(n, L.wq), s, c.H, c.dh, true);
+  Tensor k = heads_first(matmul(n, L.wk), s, c.G, c.dh, true);
+  Tensor v = heads_first(matmul(n, L.wv), s, c.G, c.dh, false);
+  if (s.decode) {
+    k = kv_write((*caches)[0], k, sym_P());  // row P now holds k
+    v = kv_write((*caches)[1], v, sym_P());
+    *caches = {k, v};
+  }
+  Tensor h = x + matmul(attention(c, s, q, k, v), L.wo);
+  Tensor m = rmsnorm(h, L.mlp_norm, kRmsEps);
+  Tensor gate = silu(matmul(m, L.w_gate));  // (B*T, f)
+  Tensor up = matmul(m, L.w_up);
   return h + matmul(gate * up, L.w_down);
 }
 
-// Split heads: (T, heads*dh) -> (T, heads, dh).
-Tensor split_heads(const Tensor& t, Dim T, int64_t heads, int64_t dh) { return reshape(t, {T, heads, dh}); }
-
-// RoPE tables for positions pos0 .. pos0+T-1, built in the graph from two small
-// constants so that constant folding has real work: (T, 1, dh) each.
-std::pair<Tensor, Tensor> rope_tables(Graph& g, const LayerCfg& c, int64_t T, int64_t pos0, bool real) {
+// RoPE tables for positions pos0 .. pos0+T-1, built in the graph from two
+// small constants so that constant folding has real work: (T, 1, dh) each.
+std::pair<Tensor, Tensor> rope_tables(Graph& g, const LayerCfg& c, int64_t T, int64_t pos0, bool real, DType act) {
   Values pos, freq;
   if (real) {
     auto p = std::make_shared<std::vector<float>>(static_cast<size_t>(T));
@@ -102,53 +128,91 @@ std::pair<Tensor, Tensor> rope_tables(Graph& g, const LayerCfg& c, int64_t T, in
     pos = std::move(p);
     freq = std::move(f);
   }
-  Tensor positions(&g, g.constant({T, 1}, pos));
-  Tensor angle = positions * Tensor(&g, g.constant({1, c.dh}, freq));  // (T, dh)
+  Tensor positions(&g, g.constant({T, 1}, pos, act));
+  Tensor angle = positions * Tensor(&g, g.constant({1, c.dh}, freq, act));  // (T, dh)
   Tensor cos_t = reshape(cos(angle), {T, 1, c.dh});
   return {cos_t, reshape(sin(angle), {T, 1, c.dh})};
 }
 
+void validate_options(const TraceOptions& o) {
+  validate_tokens("batch", o.batch, Limits::kMaxBatch);
+  if (o.layers < 0 || o.layers > Limits::kMaxLayers)
+    throw ConfigError("layers", Text::ErrRange, {"layers", std::to_string(o.layers), std::to_string(Limits::kMaxLayers)});
+  if (o.layers > 0) validate_tokens("vocab", o.vocab, Limits::kMaxVocab);
+}
+
+// One layer on an input x (tokens, d), or the whole model around the layers:
+// token ids → embedding → layers → final norm → LM head. Returns the output.
+template <class LayerFn>
+Tensor model_body(Graph& g, Weights& w, const LayerCfg& c, const TraceOptions& o, Dim tokens, LayerFn layer_fn) {
+  if (o.layers == 0) return layer_fn(make_layer(w, c, ""), Tensor(&g, g.input("x", {tokens, c.d}, o.act)), 0);
+  Tensor table = w.matrix("embed", o.vocab, c.d);
+  Tensor ids(&g, g.input("ids", {tokens}, DType::I32));
+  Tensor x(&g, g.add(Op::Embedding, {table.id(), ids.id()}, {}, {}, o.act));
+  for (int64_t i = 0; i < o.layers; ++i)
+    x = layer_fn(make_layer(w, c, "l" + std::to_string(i) + "."), x, i);
+  Tensor n = rmsnorm(x, w.norm("final_norm", c.d), kRmsEps);
+  Tensor head = o.tied_embeddings ? transpose(table, {1, 0}) : w.matrix("lm_head", c.d, o.vocab);
+  return matmul(n, head);  // (B*T, vocab)
+}
+
 }  // namespace
 
-Graph prefill_layer(const LayerCfg& c, int64_t T, int64_t pos0, ParamMode params) {
+Graph prefill_layer(const LayerCfg& c, int64_t T, int64_t pos0, ParamMode params, const TraceOptions& o) {
   validate(c);
   validate_tokens("tokens", T, Limits::kMaxTokens);
+  validate_options(o);
   Graph g;
-  Tensor x(&g, g.input("x", {T, c.d}));
-  Weights w{g, params, Rng(params.seed)};
-  Layer L = make_layer(w, c);
-  auto [cos_t, sin_t] = rope_tables(g, c, T, pos0, params.real);
-
-  Tensor n = rmsnorm(x, L.attn_norm, kRmsEps);
-  Tensor q = rope(split_heads(matmul(n, L.wq), T, c.H, c.dh), cos_t, sin_t);  // (T, H, dh)
-  Tensor k = rope(split_heads(matmul(n, L.wk), T, c.G, c.dh), cos_t, sin_t);  // (T, G, dh)
-  Tensor v = split_heads(matmul(n, L.wv), T, c.G, c.dh);
-  Tensor attn = attention(c, transpose(q, {1, 0, 2}), transpose(k, {1, 0, 2}), transpose(v, {1, 0, 2}), 0);
-  g.set_outputs({finish_layer(c, L, x, attn, T).id()});
+  Weights w{g, params, o, Rng(params.seed)};
+  auto [cos_t, sin_t] = rope_tables(g, c, T, pos0, params.real, o.act);
+  Step s{o.batch, T, cos_t, sin_t, 0, false};
+  Tensor out = model_body(g, w, c, o, Dim(o.batch * T), [&](const Layer& L, const Tensor& in, int64_t) {
+    return decoder_layer(c, L, s, in, nullptr);
+  });
+  g.set_outputs({out.id()});
   return g;
 }
 
-Graph decode_layer(const LayerCfg& c, ParamMode params) {
+Graph decode_layer(const LayerCfg& c, ParamMode params, const TraceOptions& o) {
   validate(c);
+  validate_options(o);
   Graph g;
-  Dim S = sym_S(), P = sym_P();
-  Tensor x(&g, g.input("x", {1, c.d}));
-  Tensor k_cache(&g, g.input("k_cache", {c.G, S, c.dh}));
-  Tensor v_cache(&g, g.input("v_cache", {c.G, S, c.dh}));
-  Tensor cos_t(&g, g.input("cos", {1, 1, c.dh}));
-  Tensor sin_t(&g, g.input("sin", {1, 1, c.dh}));
-  Weights w{g, params, Rng(params.seed)};
-  Layer L = make_layer(w, c);
-
-  Tensor n = rmsnorm(x, L.attn_norm, kRmsEps);
-  Tensor q = rope(split_heads(matmul(n, L.wq), 1, c.H, c.dh), cos_t, sin_t);  // (1, H, dh)
-  Tensor k = rope(split_heads(matmul(n, L.wk), 1, c.G, c.dh), cos_t, sin_t);  // (1, G, dh)
-  Tensor v = split_heads(matmul(n, L.wv), 1, c.G, c.dh);
-  Tensor k_all = kv_write(k_cache, transpose(k, {1, 0, 2}), P);  // (G, S, dh), row P now holds k
-  Tensor v_all = kv_write(v_cache, transpose(v, {1, 0, 2}), P);
-  Tensor attn = attention(c, transpose(q, {1, 0, 2}), k_all, v_all, P);  // query at P sees keys 0..P
-  g.set_outputs({finish_layer(c, L, x, attn, 1).id(), k_all.id(), v_all.id()});
+  Dim S = sym_S();
+  Tensor cos_t(&g, g.input("cos", {1, 1, c.dh}, o.act));
+  Tensor sin_t(&g, g.input("sin", {1, 1, c.dh}, o.act));
+  Weights w{g, params, o, Rng(params.seed)};
+  Step s{o.batch, 1, cos_t, sin_t, sym_P(), true};  // the query at P sees keys 0..P
+  std::vector<NodeId> written;
+  Tensor out = model_body(g, w, c, o, Dim(o.batch), [&](const Layer& L, const Tensor& in, int64_t i) {
+    std::string p = o.layers == 0 ? "" : "l" + std::to_string(i) + ".";
+    std::vector<Tensor> caches{Tensor(&g, g.input(p + "k_cache", {o.batch * c.G, S, c.dh}, o.act)),
+                               Tensor(&g, g.input(p + "v_cache", {o.batch * c.G, S, c.dh}, o.act))};
+    Tensor y = decoder_layer(c, L, s, in, &caches);
+    written.push_back(caches[0].id());
+    written.push_back(caches[1].id());
+    return y;
+  });
+  written.insert(written.begin(), out.id());
+  g.set_outputs(written);
   return g;
+}
+
+int64_t parameter_bytes(const Graph& g) {
+  int64_t bytes = 0;
+  for (const Node& n : g.nodes())
+    if (n.op == Op::Param) bytes += numel(n.shape).constant() * dtype_bytes(n.dtype);
+  return bytes;
+}
+
+int64_t model_parameter_bytes(const LayerCfg& c, int64_t layers, int64_t vocab, bool tied, const TraceOptions& o) {
+  const int64_t w = dtype_bytes(o.weights), a = dtype_bytes(o.act);
+  const int64_t matrices = c.d * c.H * c.dh * 2 + c.d * c.G * c.dh * 2 + 3 * c.d * c.f;  // wq, wo; wk, wv; MLP
+  const int64_t per_layer = matrices * w + 2 * c.d * a;                                   // and two norms
+  return layers * per_layer + vocab * c.d * w * (tied ? 1 : 2) + c.d * a;
+}
+
+int64_t kv_cache_bytes(const LayerCfg& c, int64_t layers, int64_t batch, int64_t S, DType act) {
+  return 2 * layers * batch * c.G * S * c.dh * dtype_bytes(act);
 }
 
 }  // namespace fl

@@ -17,17 +17,40 @@ struct ParamMode {
   static ParamMode random(uint64_t seed = 1) { return {true, seed}; }
 };
 
+// What is traced besides the layer's shape: batch, dtypes, and whether to
+// trace one decoder layer or the whole model (embedding lookup, `layers`
+// decoder layers, final norm, LM head over every position).
+struct TraceOptions {
+  int64_t batch = 1;
+  DType act = DType::BF16;      // activations, norms, KV cache
+  DType weights = DType::BF16;  // projection and embedding matrices
+  int64_t layers = 0;           // 0: one decoder layer; N: the whole model with N layers
+  int64_t vocab = 0;            // whole model: vocabulary size
+  bool tied_embeddings = false; // whole model: the LM head is the embedding table, transposed
+};
+
 inline constexpr double kRmsEps = 1e-5;
 inline constexpr double kRopeBase = 500000.0;
 
 // x (T, d) -> (T, d): RMSNorm, Q/K/V, RoPE, causal GQA attention, O + residual,
 // RMSNorm, SiLU-gated MLP + residual. Positions pos0 .. pos0+T-1.
-Graph prefill_layer(const LayerCfg& cfg, int64_t T, int64_t pos0, ParamMode params);
+Graph prefill_layer(const LayerCfg& cfg, int64_t T, int64_t pos0, ParamMode params, const TraceOptions& opt = {});
 
 // One new token at symbolic position P with a KV cache of symbolic length S:
 // inputs x (1, d), k_cache and v_cache (G, S, dh), cos and sin (1, 1, dh).
 // Outputs the new x and both caches after kv_write.
-Graph decode_layer(const LayerCfg& cfg, ParamMode params);
+// With a batch B, sequences are folded into the head axis: caches are
+// (B*G, S, dh), x is (B, d), and the whole model takes token ids instead of x.
+Graph decode_layer(const LayerCfg& cfg, ParamMode params, const TraceOptions& opt = {});
+
+// Bytes of every parameter (weights and norms) in a traced graph.
+int64_t parameter_bytes(const Graph& g);
+
+// The same for the whole model of `layers` layers, without tracing it.
+int64_t model_parameter_bytes(const LayerCfg& c, int64_t layers, int64_t vocab, bool tied, const TraceOptions& o);
+
+// KV cache bytes of `layers` layers for a batch of sequences of length S.
+int64_t kv_cache_bytes(const LayerCfg& c, int64_t layers, int64_t batch, int64_t S, DType act);
 
 // The decode symbols: KV-cache length and the new token's position.
 inline Dim sym_S() { return Dim::symbol("S"); }

@@ -8,7 +8,7 @@ OpKind op_kind(Op op) {
     case Op::Reshape: case Op::Transpose: case Op::RepeatKV: return OpKind::View;
     case Op::Sum: case Op::Mean: case Op::Max: case Op::RMSNorm: case Op::Softmax: return OpKind::Reduction;
     case Op::MatMul: return OpKind::MatMul;
-    case Op::Attention: case Op::KVWrite: return OpKind::Opaque;
+    case Op::Attention: case Op::KVWrite: case Op::Embedding: return OpKind::Opaque;
     default: return OpKind::Pointwise;
   }
 }
@@ -41,12 +41,17 @@ std::string_view op_name(Op op) {
     case Op::SiLU: return "silu";
     case Op::Attention: return "attention";
     case Op::KVWrite: return "kv_write";
+    case Op::Embedding: return "embedding";
   }
   return "?";
 }
 
 bool is_binary_pointwise(Op op) {
   return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div;
+}
+
+bool reads_other_dtype(Op op, size_t input) {
+  return (op == Op::MatMul && input == 1) || op == Op::Embedding;
 }
 
 bool is_composite(Op op) { return op == Op::RMSNorm || op == Op::Softmax || op == Op::SiLU; }

@@ -21,6 +21,8 @@ enum class Op : uint8_t {
   RMSNorm, Softmax, SiLU,
   // opaque kernels
   Attention, KVWrite,
+  // token ids (N) gather rows of a table (V, d): (N, d)
+  Embedding,
 };
 
 // Ordered like TVM's op patterns: fusing two groups yields the larger kind.
@@ -30,5 +32,8 @@ OpKind op_kind(Op op);
 std::string_view op_name(Op op);
 bool is_binary_pointwise(Op op);
 bool is_composite(Op op);
+// Inputs that may have another dtype than the result: weights (fp8 weights
+// feeding bf16 activations) and an embedding's table and integer ids.
+bool reads_other_dtype(Op op, size_t input);
 
 }  // namespace fl

@@ -69,7 +69,7 @@ PassResult fold_norm_weight(const Graph& g) {
     auto [xhat, weight] = norm_weight_operands(g, g.node(y));
     const Node& W = g.node(n.inputs[1]);
     NodeId folded = rb.out().param(g.node(weight).attrs.name + "*" + W.attrs.name, W.shape,
-                                   scale_rows(g.node(weight), W));
+                                   scale_rows(g.node(weight), W), W.dtype);
     rb.map(id, rb.emit(Op::MatMul, {rb[xhat], folded}));
     ++rewrites;
   }

@@ -1,0 +1,31 @@
+// The demos behind analyze(), one per file, and what they share.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/analysis.h"
+#include "core/partitions.h"
+
+namespace fl::demos {
+
+using nlohmann::json;
+
+json kernels_demo(const AnalysisConfig& c);   // demo 1
+json prefill_demo(const AnalysisConfig& c);   // demo 2
+json decode_demo(const AnalysisConfig& c);    // demo 3
+json ablation_demo(const AnalysisConfig& c);  // demo 4
+
+// Shared pieces.
+std::string model_name(const AnalysisConfig& c, Lang lang);     // "Llama-3.1-8B" or "custom model (d, H, G, dh, f)"
+std::string hardware_name(const AnalysisConfig& c, Lang lang);  // "H100 SXM" or "custom hardware"
+std::string workload_name(const AnalysisConfig& c, Lang lang);  // "one Llama-3.1-8B layer", "the whole ... (126 layers)"
+std::string precision_name(const AnalysisConfig& c);            // "BF16", "BF16, FP8 weights"
+json config_json(const AnalysisConfig& c);
+json kernel_json(const Partition& p, size_t i, const Hardware& hw, Lang lang, bool detail);
+json partitions_json(const std::vector<Partition>& ps, const AnalysisConfig& c);
+// Weights and KV cache of the whole model for a cache of `S` tokens, against the GPU's memory.
+json memory_json(const AnalysisConfig& c, int64_t S);
+std::string fb(int64_t bytes);  // fmt_bytes on an integer count
+
+}  // namespace fl::demos

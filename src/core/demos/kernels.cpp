@@ -1,0 +1,74 @@
+// Demo 1: the kernel list of one fused, FlashAttention partition.
+#include "core/demos/demos.h"
+#include "core/units.h"
+
+namespace fl::demos {
+
+namespace {
+
+// Index of the first kernel containing a node that satisfies `pred`, or -1.
+template <class Pred>
+int find_kernel(const Partition& p, Pred pred) {
+  for (size_t i = 0; i < p.kernels.size(); ++i)
+    for (NodeId id : p.kernels[i].nodes)
+      if (pred(p.graph.node(id))) return static_cast<int>(i);
+  return -1;
+}
+
+// The kernel of the projection by weight `name` (folded weights are named "norm*name").
+int projection_kernel(const Partition& p, const std::string& name) {
+  return find_kernel(p, [&](const Node& n) {
+    if (n.op != Op::MatMul) return false;
+    const std::string& w = p.graph.node(n.inputs[1]).attrs.name;
+    auto star = w.rfind('*');
+    std::string base = star == std::string::npos ? w : w.substr(star + 1);
+    auto dot = base.rfind('.');  // whole models: "l0.wq"
+    return (dot == std::string::npos ? base : base.substr(dot + 1)) == name;
+  });
+}
+
+std::string kernel_ref(const Partition& p, int i) {
+  return i < 0 ? "-" : "#" + std::to_string(i) + " " + p.kernels[static_cast<size_t>(i)].label;
+}
+
+}  // namespace
+
+json kernels_demo(const AnalysisConfig& c) {
+  Lang L = c.lang;
+  Graph g = prefill_layer(c.model, c.tokens, 0, ParamMode::shapes(), c.trace_options());
+  Partition fused = make_partition(PartitionId::FusedFlash, g, {}, c.hw);
+  Partition unfused = make_partition(PartitionId::Decomposed, g, {}, c.hw);
+
+  json kernels = json::array();
+  for (size_t i = 0; i < fused.kernels.size(); ++i) kernels.push_back(kernel_json(fused, i, c.hw, L, true));
+
+  int norm = find_kernel(fused, [](const Node& n) { return n.op == Op::Mean; });
+  int q = projection_kernel(fused, "wq"), k = projection_kernel(fused, "wk"), o = projection_kernel(fused, "wo");
+  int gate = projection_kernel(fused, "w_gate"), up = projection_kernel(fused, "w_up");
+  int down = projection_kernel(fused, "w_down");
+  int attn = find_kernel(fused, [](const Node& n) { return n.op == Op::Attention; });
+  int views = 0;
+  for (const Node& n : fused.graph.nodes()) views += op_kind(n.op) == OpKind::View;
+
+  json obs = json::array();
+  if (norm >= 0) {
+    const Kernel& nk = fused.kernels[static_cast<size_t>(norm)];
+    obs.push_back(tr(Text::Demo1Obs1, L, {std::to_string(norm), std::string(kernel_kind_name(nk.kind)), nk.label,
+                                          fb(nk.reads), fb(nk.writes)}));
+  }
+  obs.push_back(tr(Text::Demo1Obs2, L, {std::to_string(q), std::to_string(k), q >= 0 ? fused.kernels[static_cast<size_t>(q)].label : "-",
+                                        kernel_ref(fused, o), kernel_ref(fused, down), kernel_ref(fused, gate), kernel_ref(fused, up)}));
+  obs.push_back(tr(Text::Demo1Obs3, L, {std::to_string(attn), std::to_string(views)}));
+
+  return {{"demo", 1},
+          {"title", tr(Text::Demo1Title, L, {std::to_string(c.model.d), std::to_string(c.tokens)})},
+          {"config", config_json(c)},
+          {"kernels", kernels},
+          {"unfused", {{"kernels", unfused.cost.kernels}, {"bytes", unfused.cost.bytes}}},
+          {"fused", {{"kernels", fused.cost.kernels}, {"bytes", fused.cost.bytes}}},
+          {"summary", tr(Text::Demo1Summary, L, {std::to_string(unfused.cost.kernels), fb(unfused.cost.bytes),
+                                                 std::to_string(fused.cost.kernels), fb(fused.cost.bytes)})},
+          {"observations", obs}};
+}
+
+}  // namespace fl::demos
