@@ -44,4 +44,31 @@ static void BM_Analyze(benchmark::State& s) {
 }
 BENCHMARK(BM_Analyze)->DenseRange(1, 4);
 
+// Whole Llama-3.1-405B-shaped models of N layers: trace, both pipelines,
+// four partitions and their costs (decode: the graph is the same size).
+static void BM_WholeModel(benchmark::State& s) {
+  TraceOptions o;
+  o.layers = s.range(0);
+  o.vocab = 128256;
+  const LayerCfg layer{16384, 128, 8, 128, 53248};
+  size_t nodes = 0;
+  for (auto _ : s) {
+    Graph g = prefill_layer(layer, 2048, 0, ParamMode::shapes(), o);
+    nodes = g.size();
+    benchmark::DoNotOptimize(four_partitions(g, {}, kH100));
+  }
+  s.counters["nodes"] = static_cast<double>(nodes);
+  s.SetComplexityN(s.range(0));
+}
+BENCHMARK(BM_WholeModel)->Arg(1)->Arg(8)->Arg(32)->Arg(80)->Arg(126)->Complexity()->Unit(benchmark::kMillisecond);
+
+// The same through analyze(): JSON and observations for demo 2 of the whole 405B.
+static void BM_AnalyzeWhole405B(benchmark::State& s) {
+  AnalysisConfig c = AnalysisConfig::for_demo(static_cast<int>(s.range(0)));
+  c.use_model("llama-3.1-405b");
+  c.whole_model = true;
+  for (auto _ : s) benchmark::DoNotOptimize(analyze(c));
+}
+BENCHMARK(BM_AnalyzeWhole405B)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();

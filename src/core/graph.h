@@ -57,6 +57,13 @@ class Graph {
 
   // Appends a node after checking its inputs and inferring its shape.
   NodeId add(Op op, std::vector<NodeId> inputs, Attrs attrs = {}, Shape shape = {}, DType dtype = DType::BF16);
+  // Appends a node known to be valid (a copy from another graph whose inputs
+  // were remapped to values of the same shapes): no shape inference.
+  NodeId append(Node n) {
+    nodes_.push_back(std::move(n));
+    return static_cast<NodeId>(nodes_.size() - 1);
+  }
+  void reserve(size_t n) { nodes_.reserve(n); }
   NodeId input(const std::string& name, Shape shape, DType dtype = DType::BF16);
   NodeId param(const std::string& name, Shape shape, Values value = nullptr, DType dtype = DType::BF16);
   NodeId constant(Shape shape, Values value, DType dtype = DType::BF16);

@@ -1,14 +1,13 @@
 #include "core/passes/rebuild.h"
 
+#include <algorithm>
+
 namespace fl {
 
 NodeId Rebuilder::copy(NodeId id) {
-  const Node& n = src_.node(id);
-  std::vector<NodeId> ins;
-  ins.reserve(n.inputs.size());
-  for (NodeId i : n.inputs) ins.push_back((*this)[i]);
-  NodeId now = out_.add(n.op, std::move(ins), n.attrs, n.shape, n.dtype);
-  if (n.value) out_.set_value(now, n.value);
+  Node n = src_.node(id);
+  for (NodeId& i : n.inputs) i = (*this)[i];
+  NodeId now = out_.append(std::move(n));
   map(id, now);
   return now;
 }
@@ -17,32 +16,39 @@ NodeId Rebuilder::emit(Op op, std::vector<NodeId> inputs, Attrs attrs, Shape sha
   return out_.add(op, std::move(inputs), std::move(attrs), std::move(shape));
 }
 
-Graph Rebuilder::finish() {
-  std::vector<NodeId> outs;
-  for (NodeId o : src_.outputs()) outs.push_back((*this)[o]);
-  out_.set_outputs(std::move(outs));
-  return remove_dead(out_).graph;
-}
-
-PassResult remove_dead(const Graph& g) {
+namespace {
+std::vector<char> live_nodes(const Graph& g) {
   std::vector<char> live(g.size(), 0);
   for (NodeId o : g.outputs()) live[static_cast<size_t>(o)] = 1;
   for (size_t i = g.size(); i-- > 0;)
     if (live[i])
       for (NodeId in : g.nodes()[i].inputs) live[static_cast<size_t>(in)] = 1;
+  return live;
+}
+}  // namespace
 
+Graph Rebuilder::finish() {
+  std::vector<NodeId> outs;
+  for (NodeId o : src_.outputs()) outs.push_back((*this)[o]);
+  out_.set_outputs(std::move(outs));
+  std::vector<char> live = live_nodes(out_);
+  if (std::find(live.begin(), live.end(), 0) == live.end()) return std::move(out_);
+  return remove_dead(std::move(out_)).graph;
+}
+
+PassResult remove_dead(Graph g) {
+  std::vector<char> live = live_nodes(g);
   PassResult r;
+  r.graph.reserve(g.size());
   std::vector<NodeId> map(g.size(), -1);
   for (size_t i = 0; i < g.size(); ++i) {
     if (!live[i]) {
       ++r.rewrites;
       continue;
     }
-    const Node& n = g.nodes()[i];
-    std::vector<NodeId> ins;
-    for (NodeId in : n.inputs) ins.push_back(map[static_cast<size_t>(in)]);
-    map[i] = r.graph.add(n.op, std::move(ins), n.attrs, n.shape, n.dtype);
-    if (n.value) r.graph.set_value(map[i], n.value);
+    Node n = std::move(g.mutable_node(static_cast<NodeId>(i)));
+    for (NodeId& in : n.inputs) in = map[static_cast<size_t>(in)];
+    map[i] = r.graph.append(std::move(n));
   }
   std::vector<NodeId> outs;
   for (NodeId o : g.outputs()) outs.push_back(map[static_cast<size_t>(o)]);

@@ -14,7 +14,7 @@ struct PassResult {
 
 class Rebuilder {
  public:
-  explicit Rebuilder(const Graph& src) : src_(src), map_(src.size(), -1) {}
+  explicit Rebuilder(const Graph& src) : src_(src), map_(src.size(), -1) { out_.reserve(src.size() + src.size() / 4); }
 
   const Graph& src() const { return src_; }
   Graph& out() { return out_; }
@@ -37,6 +37,8 @@ class Rebuilder {
 };
 
 // Dead-code removal: keeps only nodes that the outputs depend on.
-PassResult remove_dead(const Graph& g);
+// Takes the graph by value: a caller done with it moves it in, and live nodes
+// are moved rather than copied.
+PassResult remove_dead(Graph g);
 
 }  // namespace fl
