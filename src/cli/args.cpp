@@ -44,6 +44,9 @@ Prints the lecture's four fusion demos, computed by the compiler core.
 
   --demo N            1..4 (default: all four)
   --json              one JSON object per demo instead of tables
+  --ablation          our compiler's ablation instead of the demos: each switch (fusion,
+                      inlining, matmul epilogues, attention matching, weight folding,
+                      CUDA Graphs) turned off alone, speed-up over eager
   --lang zh|en        language of tables and observations (default zh)
   --emit STAGE        print the prefill (or --phase decode) graph after a stage:
                       traced, match_attention, decompose, cse, constant_fold,
@@ -95,6 +98,7 @@ Options parse_args(const std::vector<std::string>& args) {
       return args[++i];
     };
     if (opt == "--json") o.json = true;
+    else if (opt == "--ablation") o.ablation = true;
     else if (opt == "--help" || opt == "-h") o.help = true;
     else if (opt == "--demo") {
       int64_t n = parse_int(opt, take());

@@ -18,6 +18,7 @@ struct UsageError : std::runtime_error {
 struct Options {
   std::vector<int> demos{1, 2, 3, 4};
   bool json = false;
+  bool ablation = false;
   bool help = false;
   std::string emit;              // "", a pipeline stage, or "kernels"
   std::string phase = "prefill"; // for --emit

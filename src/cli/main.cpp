@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/table.h"
+#include "core/demos/demos.h"
 #include "core/model.h"
 #include "core/partitions.h"
 #include "core/pipeline.h"
@@ -100,6 +101,18 @@ int run(const std::vector<std::string>& args) {
     return 0;
   }
   if (!o.emit.empty()) return emit(o);
+  if (o.ablation) {
+    json j = demos::our_ablation(o.config_for(2));
+    if (o.json) {
+      std::cout << j.dump() << "\n";
+    } else {
+      std::vector<std::vector<std::string>> rows;
+      for (const auto& r : j["rows"]) rows.push_back({r["setting"], fmt_ratio(r["prefill"]), fmt_ratio(r["decode"])});
+      std::cout << render_header(j["title"]) << render_table(strings(j["columns"]), rows) << "\n"
+                << T(Text::RooflineNote, o.lang) << "\n";
+    }
+    return 0;
+  }
   for (int demo : o.demos) {
     json j = analyze(o.config_for(demo));
     if (o.json) std::cout << j.dump() << "\n";

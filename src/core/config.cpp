@@ -40,6 +40,7 @@ void validate(const Hardware& hw) {
   check("bandwidth-tbs", hw.bandwidth / 1e12, 0.01, 1e3);
   check("launch-us", hw.launch * 1e6, 0, 1e4);
   check("memory-gb", hw.memory / 1e9, 0.1, 1e5);
+  check("graph-launch-us", hw.graph_launch * 1e6, 0, 1e4);
 }
 
 }  // namespace fl

@@ -26,6 +26,7 @@ struct Hardware {
   double bandwidth = 3.35e12;    // HBM bytes/s
   double launch = 4e-6;          // seconds per kernel
   double memory = 80e9;          // HBM capacity, bytes
+  double graph_launch = 1.3e-6;  // seconds per kernel replayed from a CUDA graph
   bool operator==(const Hardware&) const = default;
 };
 

@@ -54,6 +54,7 @@ std::string_view boundary_name(Boundary b) {
     case Boundary::OneAnchorPerKernel: return "one_anchor_per_kernel";
     case Boundary::WouldCycle: return "would_cycle";
     case Boundary::GraphOutput: return "graph_output";
+    case Boundary::SwitchedOff: return "switched_off";
   }
   return "?";
 }
@@ -84,7 +85,7 @@ class Partitioner {
     for (size_t i = 0; i < g.size(); ++i) {
       const Node& n = g.nodes()[i];
       numel_[i] = numel(n.shape).eval(bind);
-      storage_[i] = op_kind(n.op) == OpKind::View ? storage_[static_cast<size_t>(n.inputs[0])] : static_cast<NodeId>(i);
+      storage_[i] = free_view(static_cast<NodeId>(i)) ? storage_[static_cast<size_t>(n.inputs[0])] : static_cast<NodeId>(i);
     }
     users_.resize(g.size());
     for (size_t i = 0; i < g.size(); ++i)
@@ -92,11 +93,16 @@ class Partitioner {
   }
 
   void run() {
-    for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id) {
-      OpKind k = op_kind(g_.node(id).op);
-      if (k == OpKind::Source || k == OpKind::View) continue;
-      place(id);
-    }
+    for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id)
+      if (op_kind(g_.node(id).op) != OpKind::Source && !free_view(id)) place(id);
+  }
+
+  // A view costs nothing when its consumers inline the new indexing; without
+  // inlining it is realized: a copy kernel, placed like a pointwise op.
+  bool free_view(NodeId id) const { return op_kind(g_.node(id).op) == OpKind::View && opt_.inlining; }
+  OpKind kind(NodeId id) const {
+    OpKind k = op_kind(g_.node(id).op);
+    return k == OpKind::View ? OpKind::Pointwise : k;
   }
 
   const Graph& g_;
@@ -121,23 +127,27 @@ class Partitioner {
   // Whether `id` can join group `gi`, or the reason it cannot.
   std::optional<Boundary> refuse(NodeId id, int gi) const {
     const Group& gr = groups_[static_cast<size_t>(gi)];
-    Op op = g_.node(id).op;
-    OpKind k = op_kind(op);
+    OpKind k = kind(id);
     if (!opt_.enable) return Boundary::FusionOff;
     if (k == OpKind::MatMul) return Boundary::MatmulNoPrologue;
     if (k == OpKind::Opaque || gr.kind == KernelKind::Attention || gr.kind == KernelKind::KVWrite ||
         gr.kind == KernelKind::Embedding)
       return Boundary::OpaqueKernel;
     int64_t n = numel_[static_cast<size_t>(id)];
+    bool fits;
     if (k == OpKind::Reduction) {
       auto [m, rows] = row_space(id);
       if (gr.kind == KernelKind::MatMul) return Boundary::ReductionAfterMatmul;
-      if (gr.kind == KernelKind::Pointwise && gr.space == m) return std::nullopt;
-      if (gr.kind == KernelKind::Rowwise && gr.space == m && gr.rows == rows) return std::nullopt;
-      return Boundary::IterationSpace;
+      fits = gr.space == m && (gr.kind == KernelKind::Pointwise || gr.rows == rows);
+    } else {
+      fits = n == gr.space || (gr.kind == KernelKind::Rowwise && n == gr.rows);
     }
-    if (gr.kind == KernelKind::Rowwise) return n == gr.space || n == gr.rows ? std::nullopt : std::optional(Boundary::IterationSpace);
-    return n == gr.space ? std::nullopt : std::optional(Boundary::IterationSpace);
+    if (!fits) return Boundary::IterationSpace;
+    // The rules allow the merge; is that kind of merge switched on?
+    bool on = gr.kind == KernelKind::Pointwise ? opt_.inlining || opt_.fusion
+              : gr.kind == KernelKind::Rowwise ? opt_.fusion
+                                               : opt_.fusion && opt_.matmul_epilogues;
+    return on ? std::nullopt : std::optional(Boundary::SwitchedOff);
   }
 
   // Rule 2: a pointwise node whose every user is a reduction.
@@ -178,7 +188,7 @@ class Partitioner {
     std::sort(producers.begin(), producers.end(), [](auto& a, auto& b) { return a.first > b.first; });
 
     int chosen = -1;
-    bool leave_to_reduction = op_kind(n.op) == OpKind::Pointwise && feeds_only_reductions(id);
+    bool leave_to_reduction = kind(id) == OpKind::Pointwise && feeds_only_reductions(id);
     for (auto [s, gi] : producers) {
       if (chosen >= 0) continue;
       if (leave_to_reduction && groups_[static_cast<size_t>(gi)].kind == KernelKind::MatMul) continue;
@@ -190,9 +200,9 @@ class Partitioner {
     if (chosen < 0) {
       chosen = static_cast<int>(groups_.size());
       Group gr{kind_of_node(n.op), numel_[static_cast<size_t>(id)], 0, {}};
-      if (op_kind(n.op) == OpKind::Reduction) std::tie(gr.space, gr.rows) = row_space(id);
+      if (kind(id) == OpKind::Reduction) std::tie(gr.space, gr.rows) = row_space(id);
       groups_.push_back(gr);
-    } else if (op_kind(n.op) == OpKind::Reduction) {
+    } else if (kind(id) == OpKind::Reduction) {
       Group& gr = groups_[static_cast<size_t>(chosen)];
       gr.kind = KernelKind::Rowwise;
       std::tie(gr.space, gr.rows) = row_space(id);
@@ -202,7 +212,7 @@ class Partitioner {
 
     // Record why each other producer's value must cross HBM into this kernel.
     for (auto [s, gi] : producers) {
-      if (gi == chosen || why_.count({s, chosen})) continue;
+      if (gi == chosen || why_.count({s, chosen})) continue;  // the first reason for a tensor stands
       Boundary b;
       if (auto r = refuse(id, gi)) b = *r;
       else if (leave_to_reduction && groups_[static_cast<size_t>(gi)].kind == KernelKind::MatMul) b = Boundary::ReductionAfterMatmul;
@@ -227,6 +237,7 @@ double node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bin
       return 2.0 * scores * static_cast<double>(n.shape.back().eval(bind) + g.node(n.inputs[0]).shape.back().eval(bind));
     }
     case Op::KVWrite: case Op::Embedding: return 0;
+    case Op::Reshape: case Op::Transpose: case Op::RepeatKV: return 0;  // realized views only copy
     case Op::Sum: case Op::Mean: case Op::Max: return in_numel(0);
     case Op::RMSNorm: return 4 * in_numel(0) + 2 * in_numel(0) / static_cast<double>(n.shape.back().eval(bind));
     case Op::Softmax: case Op::SiLU: return 5 * in_numel(0);  // as many as their decompositions
@@ -286,6 +297,9 @@ std::vector<Kernel> fuse(const Graph& g, const FuseOptions& opt, const Binding& 
     return p.numel_[static_cast<size_t>(s)] * dtype_bytes(n.dtype);
   };
 
+  std::vector<char> is_output(g.size(), 0);
+  for (NodeId o : g.outputs()) is_output[static_cast<size_t>(p.storage_[static_cast<size_t>(o)])] = 1;
+
   std::vector<Kernel> kernels;
   kernels.reserve(ng);
   for (int gi : order) {
@@ -311,15 +325,13 @@ std::vector<Kernel> fuse(const Graph& g, const FuseOptions& opt, const Binding& 
       }
     }
     // Writes: values some other kernel reads, and the graph's outputs.
-    std::set<NodeId> outs;
-    for (NodeId o : g.outputs()) outs.insert(p.storage_[static_cast<size_t>(o)]);
     for (NodeId id : gr.nodes) {
       std::set<int> consumers;
       for (NodeId u : p.users_[static_cast<size_t>(id)]) {  // includes readers through views
         int cg = p.group_of_[static_cast<size_t>(u)];
         if (cg >= 0 && cg != gi) consumers.insert(cg);
       }
-      bool is_out = outs.count(id) > 0;
+      bool is_out = is_output[static_cast<size_t>(id)];
       if (consumers.empty() && !is_out) continue;
       k.writes += g.node(id).op == Op::KVWrite ? bytes_of(g.node(id).inputs[1]) : bytes_of(id);
       for (int cg : consumers) {

@@ -23,6 +23,7 @@ enum class Boundary {
   OneAnchorPerKernel,  // the consumer joined another producer's kernel; one matmul or reduction per kernel
   WouldCycle,          // merging would make two kernels wait on each other
   GraphOutput,         // the layer's result must reach HBM
+  SwitchedOff,         // the rules allow this merge, but the ablation turned it off
 };
 std::string_view boundary_name(Boundary b);
 
@@ -45,8 +46,13 @@ struct Kernel {
   int64_t bytes() const { return reads + writes; }
 };
 
+// The switches an ablation turns off, one at a time.
 struct FuseOptions {
-  bool enable = true;
+  bool enable = true;            // false: every op is its own kernel
+  bool fusion = true;            // reduction epilogues, reductions sharing rows, matmul epilogues
+  bool inlining = true;          // pointwise producers computed in their consumer; views as indexing
+                                 // (off: every view is a copy kernel)
+  bool matmul_epilogues = true;  // pointwise consumers of a matmul in its kernel
 };
 
 // Partitions `g` into kernels in an executable order. Shapes are evaluated

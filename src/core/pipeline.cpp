@@ -17,12 +17,23 @@ std::string_view stage_name(Stage s) {
   return "?";
 }
 
+namespace {
+using Pass = PassResult (*)(const Graph&);
+constexpr std::pair<Stage, Pass> kPasses[] = {
+    {Stage::MatchAttention, match_attention}, {Stage::Decompose, decompose},   {Stage::Cse, cse},
+    {Stage::ConstantFold, constant_fold},     {Stage::Simplify, simplify},     {Stage::FoldNormWeight, fold_norm_weight},
+};
+
+// Runs the passes after `from` up to `to` on g, keeping only the last graph.
+Graph run_after(Graph g, Stage from, Stage to = kLastStage) {
+  for (auto [stage, pass] : kPasses)
+    if (static_cast<int>(stage) > static_cast<int>(from) && static_cast<int>(stage) <= static_cast<int>(to))
+      g = pass(g).graph;
+  return g;
+}
+}  // namespace
+
 std::vector<StageResult> run_pipeline(const Graph& traced, const PipelineOptions& opt) {
-  using Pass = PassResult (*)(const Graph&);
-  constexpr std::pair<Stage, Pass> kPasses[] = {
-      {Stage::MatchAttention, match_attention}, {Stage::Decompose, decompose},   {Stage::Cse, cse},
-      {Stage::ConstantFold, constant_fold},     {Stage::Simplify, simplify},     {Stage::FoldNormWeight, fold_norm_weight},
-  };
   std::vector<StageResult> out;
   out.push_back({Stage::Traced, traced, 0});
   for (auto [stage, pass] : kPasses) {
@@ -35,10 +46,12 @@ std::vector<StageResult> run_pipeline(const Graph& traced, const PipelineOptions
   return out;
 }
 
-Graph optimize(const Graph& traced, bool attention) {
-  PipelineOptions opt;
-  opt.match_attention = attention;
-  return std::move(run_pipeline(traced, opt).back().graph);
+Graph optimize(const Graph& traced, bool attention, bool fold_weights) {
+  Stage last = fold_weights ? kLastStage : Stage::Simplify;
+  if (!attention) return run_after(decompose(traced).graph, Stage::Decompose, last);
+  return run_after(match_attention(traced).graph, Stage::MatchAttention, last);
 }
+
+Graph optimize_decomposed(const Graph& decomposed) { return run_after(decomposed, Stage::Decompose); }
 
 }  // namespace fl

@@ -30,6 +30,10 @@ struct PipelineOptions {
 std::vector<StageResult> run_pipeline(const Graph& traced, const PipelineOptions& opt = {});
 
 // The final graph of the standard pipeline.
-Graph optimize(const Graph& traced, bool attention = true);
+Graph optimize(const Graph& traced, bool attention = true, bool fold_weights = true);
+
+// The rest of the pipeline without attention matching, on a graph that was
+// already decomposed (the "decomposed, not fused" partition's graph).
+Graph optimize_decomposed(const Graph& decomposed);
 
 }  // namespace fl

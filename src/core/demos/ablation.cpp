@@ -1,5 +1,6 @@
 // Demo 4: the PyTorch 2 paper's ablation (published figures, quoted), with
 // our own figures for the same effects beside them in the observations.
+#include "core/ablation.h"
 #include "core/demos/demos.h"
 #include "core/units.h"
 
@@ -21,6 +22,25 @@ constexpr AblationRow kPaperTable4[] = {
 
 }  // namespace
 
+json our_ablation(const AnalysisConfig& c) {
+  Lang L = c.lang;
+  json rows = json::array();
+  for (const AblationEntry& e : run_ablation(c)) {
+    std::string name = e.setting == Text::OurNoCudaGraphs ? tr(e.setting, L, {fmt_time(c.hw.launch), fmt_time(c.hw.graph_launch)})
+                                                          : std::string(tr(e.setting, L));
+    rows.push_back({{"setting", name},
+                    {"prefill", e.prefill_speedup},
+                    {"decode", e.decode_speedup},
+                    {"prefill_kernels", e.prefill_kernels},
+                    {"decode_kernels", e.decode_kernels},
+                    {"prefill_bytes", e.prefill_bytes},
+                    {"decode_bytes", e.decode_bytes}});
+  }
+  return {{"title", tr(Text::OurAblationTitle, L, {workload_name(c, L), std::to_string(c.tokens), std::to_string(c.kv_len)})},
+          {"columns", {tr(Text::ColOurSetting, L), tr(Text::ColPrefill, L), tr(Text::ColDecode, L)}},
+          {"rows", rows}};
+}
+
 json ablation_demo(const AnalysisConfig& c) {
   Lang L = c.lang;
   json rows = json::array();
@@ -41,12 +61,18 @@ json ablation_demo(const AnalysisConfig& c) {
   obs.push_back(tr(Text::Demo4Obs2, L, {fmt_ratio(no_fusion.inference), fmt_ratio(no_inline.inference)}));
   obs.push_back(tr(Text::Demo4Obs3, L, {fmt_ratio(all.inference - no_graphs.inference), fmt_percent(decode_share)}));
   obs.push_back(tr(Text::Demo4Obs4, L));
+  json ours = our_ablation(c);
+  const json& r = ours["rows"];  // all, no fusion, no inlining, ..., no fusion and no inlining
+  auto x = [&](size_t i, const char* col) { return fmt_ratio(r[i][col].get<double>()); };
+  obs.push_back(tr(Text::Demo4Obs5, L, {workload_name(c, L), x(0, "prefill"), x(0, "decode"), x(7, "prefill"), x(7, "decode"),
+                                        x(1, "prefill"), x(1, "decode"), x(2, "prefill"), x(2, "decode")}));
 
   return {{"demo", 4},
           {"title", tr(Text::Demo4Title, L)},
           {"source", tr(Text::AblationSource, L)},
           {"columns", {tr(Text::ColSetting, L), tr(Text::ColInference, L), tr(Text::ColTraining, L)}},
           {"rows", rows},
+          {"ours", ours},
           {"observations", obs}};
 }
 

@@ -73,6 +73,7 @@ Text why_text(Boundary b) {
     case Boundary::OneAnchorPerKernel: return Text::WhyOneAnchor;
     case Boundary::WouldCycle: return Text::WhyCycle;
     case Boundary::GraphOutput: return Text::WhyOutput;
+    case Boundary::SwitchedOff: return Text::WhySwitchedOff;
   }
   return Text::WhyOneAnchor;
 }

@@ -1,0 +1,66 @@
+#include "core/ablation.h"
+
+#include "core/passes/passes.h"
+#include "core/pipeline.h"
+
+namespace fl {
+
+namespace {
+
+std::vector<AblationEntry> settings() {
+  auto off = [](Text t, auto turn_off) {
+    AblationEntry e{t, {}};
+    turn_off(e.switches);
+    return e;
+  };
+  return {
+      off(Text::OurAll, [](AblationSwitches&) {}),
+      off(Text::OurNoFusion, [](AblationSwitches& s) { s.fusion = false; }),
+      off(Text::OurNoInlining, [](AblationSwitches& s) { s.inlining = false; }),
+      off(Text::OurNoEpilogues, [](AblationSwitches& s) { s.matmul_epilogues = false; }),
+      off(Text::OurNoAttention, [](AblationSwitches& s) { s.attention_matching = false; }),
+      off(Text::OurNoFolding, [](AblationSwitches& s) { s.weight_folding = false; }),
+      off(Text::OurNoCudaGraphs, [](AblationSwitches& s) { s.cuda_graphs = false; }),
+      off(Text::OurNoFusionInlining, [](AblationSwitches& s) { s.fusion = s.inlining = false; }),
+  };
+}
+
+// Total time of one setting on one traced graph.
+GraphCost cost_of(const Graph& traced, const AblationSwitches& s, const Binding& bind, const Hardware& hw) {
+  // With neither fusion nor inlining nothing merges: the decomposed ops each run alone.
+  FuseOptions opt;
+  opt.enable = s.fusion || s.inlining;
+  opt.fusion = s.fusion;
+  opt.inlining = s.inlining;
+  opt.matmul_epilogues = s.matmul_epilogues;
+  Graph g = optimize(traced, s.attention_matching, s.weight_folding);
+  Hardware h = hw;
+  h.launch = s.cuda_graphs ? hw.graph_launch : hw.launch;
+  return graph_cost(fuse(g, opt, bind), h);
+}
+
+}  // namespace
+
+std::vector<AblationEntry> run_ablation(const AnalysisConfig& c) {
+  validate(c);
+  Graph prefill = prefill_layer(c.model, c.tokens, 0, ParamMode::shapes(), c.trace_options());
+  Graph decode = decode_layer(c.model, ParamMode::shapes(), c.trace_options());
+  Binding bind{{"S", c.kv_len}};
+  // Eager: composites are one kernel each, launched one by one.
+  double eager_prefill = graph_cost(fuse(prefill, {false}), c.hw).t_total;
+  double eager_decode = graph_cost(fuse(decode, {false}, bind), c.hw).t_total;
+
+  std::vector<AblationEntry> out = settings();
+  for (AblationEntry& e : out) {
+    GraphCost p = cost_of(prefill, e.switches, {}, c.hw), d = cost_of(decode, e.switches, bind, c.hw);
+    e.prefill_speedup = eager_prefill / p.t_total;
+    e.decode_speedup = eager_decode / d.t_total;
+    e.prefill_kernels = p.kernels;
+    e.decode_kernels = d.kernels;
+    e.prefill_bytes = p.bytes;
+    e.decode_bytes = d.bytes;
+  }
+  return out;
+}
+
+}  // namespace fl

@@ -1,0 +1,29 @@
+// Our compiler's own ablation: each switch turned off alone, then fusion and
+// inlining together, as the PyTorch 2 paper's Table 4 does for Inductor.
+// Speed-ups are over eager (the traced graph, one kernel per op, launched one
+// by one), for the current model in prefill and in decode.
+#pragma once
+
+#include <vector>
+
+#include "core/analysis.h"
+
+namespace fl {
+
+struct AblationSwitches {
+  bool fusion = true, inlining = true, matmul_epilogues = true, attention_matching = true, weight_folding = true,
+       cuda_graphs = true;
+};
+
+struct AblationEntry {
+  Text setting;
+  AblationSwitches switches;
+  double prefill_speedup = 0, decode_speedup = 0;
+  int prefill_kernels = 0, decode_kernels = 0;
+  int64_t prefill_bytes = 0, decode_bytes = 0;
+};
+
+// The settings in the paper's order: all, one switch off at a time, fusion and inlining off.
+std::vector<AblationEntry> run_ablation(const AnalysisConfig& c);
+
+}  // namespace fl

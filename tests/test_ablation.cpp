@@ -1,0 +1,76 @@
+// The ablation switches of the partitioner, and our own Table 4.
+#include <catch2/catch.hpp>
+
+#include "core/ablation.h"
+#include "core/fusion.h"
+#include "core/pipeline.h"
+#include "core/trace.h"
+
+using namespace fl;
+
+TEST_CASE("without inlining a view is a copy kernel") {
+  Graph g;
+  Tensor x(&g, g.input("x", {4, 8}));
+  Tensor y = exp(transpose(x, {1, 0}));
+  g.set_outputs({y.id()});
+  CHECK(fuse(g).size() == 1);
+  FuseOptions no_inline;
+  no_inline.inlining = false;
+  auto ks = fuse(g, no_inline);
+  REQUIRE(ks.size() == 1);  // fusion still merges the copy with its consumer
+  CHECK(ks[0].label == "transpose+exp");
+  no_inline.fusion = false;
+  no_inline.enable = false;
+  auto alone = fuse(g, no_inline);
+  REQUIRE(alone.size() == 2);
+  CHECK(alone[0].label == "transpose");
+  CHECK(alone[0].writes == 4 * 8 * 2);
+}
+
+TEST_CASE("without fusion, inlining still merges pointwise chains but no epilogues") {
+  Graph g;
+  Tensor x(&g, g.input("x", {16, 32}));
+  Tensor w(&g, g.param("w", {32, 32}));
+  Tensor y = exp(-matmul(x * rsqrt(mean(x * x) + 1e-5), w));
+  g.set_outputs({y.id()});
+  FuseOptions no_fusion;
+  no_fusion.fusion = false;
+  auto ks = fuse(g, no_fusion);
+  std::vector<std::string> labels;
+  for (const Kernel& k : ks) labels.push_back(k.label);
+  // add+rsqrt loops over rows, mul over every element: another iteration space.
+  CHECK(labels == std::vector<std::string>{"square+mean", "add+rsqrt", "mul", "matmul", "neg+exp"});
+  CHECK(ks[0].ends[0].why == Boundary::SwitchedOff);
+  CHECK(fuse(g).size() == 2);  // everything on: the rowwise norm, the matmul with its epilogue
+}
+
+TEST_CASE("without matmul epilogues the matmul kernel holds only the matmul") {
+  Graph g;
+  Tensor x(&g, g.input("x", {8, 16}));
+  Tensor w(&g, g.param("w", {16, 4}));
+  g.set_outputs({exp(matmul(x, w)).id()});
+  FuseOptions o;
+  o.matmul_epilogues = false;
+  auto ks = fuse(g, o);
+  REQUIRE(ks.size() == 2);
+  CHECK(ks[0].label == "matmul");
+}
+
+TEST_CASE("our ablation has the paper's shape where the model allows it") {
+  AnalysisConfig c = AnalysisConfig::for_demo(2);
+  std::vector<AblationEntry> rows = run_ablation(c);
+  REQUIRE(rows.size() == 8);
+  const AblationEntry &all = rows.front(), &neither = rows.back();
+  CHECK(all.setting == Text::OurAll);
+  CHECK(neither.setting == Text::OurNoFusionInlining);
+  for (size_t i = 1; i + 1 < rows.size(); ++i) {
+    INFO("row " << i);
+    CHECK(rows[i].prefill_speedup <= all.prefill_speedup + 1e-12);
+    CHECK(rows[i].decode_speedup <= all.decode_speedup + 1e-12);
+    CHECK(rows[i].prefill_speedup >= neither.prefill_speedup);  // one switch costs less than both
+    CHECK(rows[i].decode_speedup >= neither.decode_speedup);
+  }
+  CHECK(all.prefill_speedup > 1.0);
+  CHECK(neither.prefill_kernels > all.prefill_kernels);
+  CHECK(neither.decode_bytes > all.decode_bytes);
+}
