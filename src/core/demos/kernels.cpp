@@ -1,5 +1,8 @@
 // Demo 1: the kernel list of one fused, FlashAttention partition.
 #include "core/demos/demos.h"
+#include "core/explain/pass_diff.h"
+#include "core/explain/pseudo_kernel.h"
+#include "core/pipeline.h"
 #include "core/units.h"
 
 namespace fl::demos {
@@ -27,6 +30,46 @@ int projection_kernel(const Partition& p, const std::string& name) {
   });
 }
 
+// The pipeline stage by stage: each graph, what its pass added (flagged) and
+// removed, and for the last stage the kernel that runs each node.
+json stages_json(const Graph& traced, const Partition& fused) {
+  std::vector<StageResult> stages = run_pipeline(traced, {});
+  std::vector<int> kernel_of(fused.graph.size(), -1);
+  for (size_t k = 0; k < fused.kernels.size(); ++k)
+    for (NodeId id : fused.kernels[k].nodes) kernel_of[static_cast<size_t>(id)] = static_cast<int>(k);
+  json out = json::array();
+  for (size_t s = 0; s < stages.size(); ++s) {
+    const Graph& g = stages[s].graph;
+    StageDiff diff = s ? diff_graphs(stages[s - 1].graph, g) : StageDiff{};
+    std::vector<std::string> change(g.size(), "");
+    for (NodeId id : diff.added) change[static_cast<size_t>(id)] = "added";
+    for (NodeId id : diff.rewritten) change[static_cast<size_t>(id)] = "rewritten";
+    bool last = s + 1 == stages.size();
+    json nodes = json::array();
+    for (size_t i = 0; i < g.size(); ++i) {
+      const Node& n = g.nodes()[i];
+      nodes.push_back({{"id", i},
+                       {"op", op_name(n.op)},
+                       {"text", node_str(g, static_cast<NodeId>(i))},
+                       {"inputs", n.inputs},
+                       {"view", op_kind(n.op) == OpKind::View},
+                       {"source", op_kind(n.op) == OpKind::Source},
+                       {"change", change[i]},
+                       {"kernel", last ? kernel_of[i] : -1}});
+    }
+    json removed = json::array();
+    for (NodeId id : diff.removed) removed.push_back(node_str(stages[s - 1].graph, id));
+    out.push_back({{"stage", stage_name(stages[s].stage)},
+                   {"nodes", nodes},
+                   {"node_count", g.size()},
+                   {"rewrites", stages[s].rewrites},
+                   {"added", diff.added.size()},
+                   {"rewritten", diff.rewritten.size()},
+                   {"removed", removed}});
+  }
+  return out;
+}
+
 std::string kernel_ref(const Partition& p, int i) {
   return i < 0 ? "-" : "#" + std::to_string(i) + " " + p.kernels[static_cast<size_t>(i)].label;
 }
@@ -40,7 +83,10 @@ json kernels_demo(const AnalysisConfig& c) {
   Partition unfused = make_partition(PartitionId::Decomposed, g, {}, c.hw);
 
   json kernels = json::array();
-  for (size_t i = 0; i < fused.kernels.size(); ++i) kernels.push_back(kernel_json(fused, i, c.hw, L, true));
+  for (size_t i = 0; i < fused.kernels.size(); ++i) {
+    kernels.push_back(kernel_json(fused, i, c.hw, L, true));
+    kernels.back()["code"] = pseudo_kernel(fused.graph, fused.kernels[i], static_cast<int>(i));
+  }
 
   int norm = find_kernel(fused, [](const Node& n) { return n.op == Op::Mean; });
   int q = projection_kernel(fused, "wq"), k = projection_kernel(fused, "wk"), o = projection_kernel(fused, "wo");
@@ -64,6 +110,7 @@ json kernels_demo(const AnalysisConfig& c) {
           {"title", tr(Text::Demo1Title, L, {std::to_string(c.model.d), std::to_string(c.tokens)})},
           {"config", config_json(c)},
           {"kernels", kernels},
+          {"stages", stages_json(g, fused)},
           {"unfused", {{"kernels", unfused.cost.kernels}, {"bytes", unfused.cost.bytes}}},
           {"fused", {{"kernels", fused.cost.kernels}, {"bytes", fused.cost.bytes}}},
           {"summary", tr(Text::Demo1Summary, L, {std::to_string(unfused.cost.kernels), fb(unfused.cost.bytes),
