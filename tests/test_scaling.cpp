@@ -2,6 +2,7 @@
 // closed-form count written independently of the partitioner.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 
 #include "core/analysis.h"
@@ -81,4 +82,33 @@ TEST_CASE("the roofline follows the hardware") {
   c.hw.launch = 0;
   nlohmann::json no_launch = analyze(c);
   for (const auto& p : no_launch["partitions"]) CHECK(p["t_total"] == p["t"]);
+}
+
+TEST_CASE("the largest configurations either compute without overflow or are refused by name") {
+  AnalysisConfig c = AnalysisConfig::for_demo(2);
+  c.model = {Limits::kMaxHidden, 512, 8, 128, Limits::kMaxFfn};
+  c.model_key = "custom";
+  c.tokens = Limits::kMaxTokens;
+  c.batch = Limits::kMaxBatch;
+  // One layer at every limit: finite, positive (UBSan watches the integer arithmetic).
+  nlohmann::json j = analyze(c);
+  for (const auto& p : j["partitions"]) {
+    CHECK(p["bytes"].get<int64_t>() > 0);
+    CHECK(std::isfinite(p["t_total"].get<double>()));
+  }
+  // The whole model of the most layers would leave 64 bits: refused, naming the field.
+  c.whole_model = true;
+  c.layers = Limits::kMaxLayers;
+  try {
+    analyze(c);
+    FAIL("expected the workload to be refused");
+  } catch (const ConfigError& e) {
+    CHECK(e.field == "tokens");
+    CHECK(e.message(Lang::Zh).find("太大") != std::string::npos);
+  }
+  c = AnalysisConfig::for_demo(3);
+  c.kv_len = Limits::kMaxKvLen;
+  c.batch = Limits::kMaxBatch;
+  nlohmann::json d = analyze(c);
+  CHECK(d["partitions"][0]["bytes"].get<int64_t>() > d["kv_cache_bytes"].get<int64_t>());
 }

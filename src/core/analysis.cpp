@@ -2,8 +2,13 @@
 
 #include "core/demos/demos.h"
 #include "core/presets.h"
+#include "core/units.h"
 
 namespace fl {
+
+namespace {
+constexpr double kMaxTrafficBytes = 1e18;  // int64 holds 9.2e18
+}  // namespace
 
 AnalysisConfig AnalysisConfig::for_demo(int demo) {
   AnalysisConfig c;
@@ -58,6 +63,16 @@ void validate(const AnalysisConfig& c) {
   if (c.act == DType::FP8 || c.act == DType::I32) throw ConfigError("dtype", Text::ErrActDtype, {std::string(dtype_name(c.act))});
   if (c.weights == DType::I32) throw ConfigError("weights-dtype", Text::ErrWeightDtype, {std::string(dtype_name(c.weights))});
   validate(c.hw);
+  // Keep every byte count far inside 64 bits: the largest tensors are the
+  // score matrices (B·H·T² per layer, written and read several times).
+  double layers = c.whole_model ? static_cast<double>(c.layers) : 1.0;
+  double per_layer = static_cast<double>(c.batch) * static_cast<double>(c.model.H) * static_cast<double>(c.tokens) *
+                         static_cast<double>(c.tokens) * 16 +
+                     static_cast<double>(c.batch) * static_cast<double>(c.kv_len) * static_cast<double>(c.model.H) *
+                         static_cast<double>(c.model.dh) * 16 +
+                     static_cast<double>(c.model.d) * static_cast<double>(c.model.f) * 16;
+  if (per_layer * layers * 4 > kMaxTrafficBytes)
+    throw ConfigError("tokens", Text::ErrTooLarge, {fmt_bytes(per_layer * layers * 4), fmt_bytes(kMaxTrafficBytes)});
 }
 
 nlohmann::json analyze(const AnalysisConfig& c) {

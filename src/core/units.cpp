@@ -15,6 +15,8 @@ std::string sig3(double v, const char* unit) {
 }  // namespace
 
 std::string fmt_bytes(double b) {
+  if (b >= 1e15) return sig3(b / 1e15, "PB");
+  if (b >= 1e12) return sig3(b / 1e12, "TB");
   if (b >= 1e9) return sig3(b / 1e9, "GB");
   if (b >= 1e6) return sig3(b / 1e6, "MB");
   if (b >= 1e3) return sig3(b / 1e3, "KB");
