@@ -1,12 +1,12 @@
-// Command-line options of `fusionlab`.
+// Command-line options of `fusionlab`. Every configuration option goes
+// through the core's one way in (core/settings.h), as the page's do.
 #pragma once
 
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "core/analysis.h"
+#include "core/settings.h"
 
 namespace fl::cli {
 
@@ -20,19 +20,16 @@ struct Options {
   bool json = false;
   bool ablation = false;
   bool help = false;
-  std::string emit;              // "", a pipeline stage, or "kernels"
-  std::string phase = "prefill"; // for --emit
+  std::string emit;               // "", a pipeline stage, or "kernels"
+  std::string phase = "prefill";  // for --emit
   Lang lang = Lang::Zh;
-  // Only what the user gave; the rest comes from each demo's defaults.
-  std::optional<std::string> model, hardware, layers, dtype, weights_dtype;
-  std::optional<int64_t> d, heads, kv_heads, head_dim, ffn, tokens, kv_len, batch;
-  std::optional<double> matmul_tflops, other_tflops, bandwidth_tbs, launch_us, memory_gb;
+  std::vector<Setting> settings;  // --kv-heads 2 → {"kv_heads", "2"}
 
   // The configuration of one demo: its defaults, overridden by the options.
   AnalysisConfig config_for(int demo) const;
 };
 
-Options parse_args(const std::vector<std::string>& args);  // throws UsageError or ConfigError
+Options parse_args(const std::vector<std::string>& args);  // throws UsageError
 std::string usage();
 
 }  // namespace fl::cli

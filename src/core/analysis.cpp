@@ -56,12 +56,12 @@ void validate(const AnalysisConfig& c) {
   if (c.demo < 1 || c.demo > 4) throw ConfigError("demo", Text::ErrRange, {"demo", std::to_string(c.demo), "4"});
   validate(c.model);
   validate_tokens("tokens", c.tokens, Limits::kMaxTokens);
-  validate_tokens("kv-len", c.kv_len, Limits::kMaxKvLen);
+  validate_tokens("kv_len", c.kv_len, Limits::kMaxKvLen);
   validate_tokens("layers", c.layers, Limits::kMaxLayers);
   validate_tokens("vocab", c.vocab, Limits::kMaxVocab);
   validate_tokens("batch", c.batch, Limits::kMaxBatch);
   if (c.act == DType::FP8 || c.act == DType::I32) throw ConfigError("dtype", Text::ErrActDtype, {std::string(dtype_name(c.act))});
-  if (c.weights == DType::I32) throw ConfigError("weights-dtype", Text::ErrWeightDtype, {std::string(dtype_name(c.weights))});
+  if (c.weights == DType::I32) throw ConfigError("weights_dtype", Text::ErrWeightDtype, {std::string(dtype_name(c.weights))});
   validate(c.hw);
   // Keep every byte count far inside 64 bits: the largest tensors are the
   // score matrices (B·H·T² per layer, written and read several times).

@@ -18,13 +18,13 @@ void check_range(const char* field, int64_t v, int64_t max) {
 void validate(const LayerCfg& c) {
   check_range("d", c.d, Limits::kMaxHidden);
   check_range("heads", c.H, Limits::kMaxHeads);
-  check_range("kv-heads", c.G, Limits::kMaxHeads);
-  check_range("head-dim", c.dh, Limits::kMaxHeadDim);
+  check_range("kv_heads", c.G, Limits::kMaxHeads);
+  check_range("head_dim", c.dh, Limits::kMaxHeadDim);
   check_range("ffn", c.f, Limits::kMaxFfn);
-  if (c.H % c.G != 0) throw ConfigError("kv-heads", Text::ErrGqa, {std::to_string(c.H), std::to_string(c.G)});
-  if (c.dh % 2 != 0) throw ConfigError("head-dim", Text::ErrEvenHeadDim, {std::to_string(c.dh)});
+  if (c.H % c.G != 0) throw ConfigError("kv_heads", Text::ErrGqa, {std::to_string(c.H), std::to_string(c.G)});
+  if (c.dh % 2 != 0) throw ConfigError("head_dim", Text::ErrEvenHeadDim, {std::to_string(c.dh)});
   if (c.H * c.dh > Limits::kMaxHidden)
-    throw ConfigError("heads", Text::ErrRange, {"heads*head-dim", std::to_string(c.H * c.dh),
+    throw ConfigError("heads", Text::ErrRange, {"heads*head_dim", std::to_string(c.H * c.dh),
                                                 std::to_string(Limits::kMaxHidden)});
 }
 
@@ -35,12 +35,12 @@ void validate(const Hardware& hw) {
     if (!std::isfinite(v) || v < lo || v > hi)
       throw ConfigError(field, Text::ErrRangeReal, {field, std::to_string(v), std::to_string(lo), std::to_string(hi)});
   };
-  check("matmul-tflops", hw.matmul_flops / 1e12, 0.1, 1e5);
-  check("other-tflops", hw.other_flops / 1e12, 0.1, 1e5);
-  check("bandwidth-tbs", hw.bandwidth / 1e12, 0.01, 1e3);
-  check("launch-us", hw.launch * 1e6, 0, 1e4);
-  check("memory-gb", hw.memory / 1e9, 0.1, 1e5);
-  check("graph-launch-us", hw.graph_launch * 1e6, 0, 1e4);
+  check("matmul_tflops", hw.matmul_flops / 1e12, 0.1, 1e5);
+  check("other_tflops", hw.other_flops / 1e12, 0.1, 1e5);
+  check("bandwidth_tbs", hw.bandwidth / 1e12, 0.01, 1e3);
+  check("launch_us", hw.launch * 1e6, 0, 1e4);
+  check("memory_gb", hw.memory / 1e9, 0.1, 1e5);
+  check("graph_launch_us", hw.graph_launch * 1e6, 0, 1e4);
 }
 
 }  // namespace fl

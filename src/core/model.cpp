@@ -145,7 +145,10 @@ void validate_options(const TraceOptions& o) {
 // token ids → embedding → layers → final norm → LM head. Returns the output.
 template <class LayerFn>
 Tensor model_body(Graph& g, Weights& w, const LayerCfg& c, const TraceOptions& o, Dim tokens, LayerFn layer_fn) {
-  if (o.layers == 0) return layer_fn(make_layer(w, c, ""), Tensor(&g, g.input("x", {tokens, c.d}, o.act)), 0);
+  if (o.layers == 0) {
+    Tensor x(&g, g.input("x", {tokens, c.d}, o.act));  // before the weights: a fixed trace order
+    return layer_fn(make_layer(w, c, ""), x, 0);
+  }
   Tensor table = w.matrix("embed", o.vocab, c.d);
   Tensor ids(&g, g.input("ids", {tokens}, DType::I32));
   Tensor x(&g, g.add(Op::Embedding, {table.id(), ids.id()}, {}, {}, o.act));

@@ -1,0 +1,135 @@
+#include "core/settings.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/presets.h"
+
+namespace fl {
+
+namespace {
+
+constexpr std::string_view kKeys[] = {
+    "demo",  "lang",  "model", "hardware", "d",     "heads",         "kv_heads",      "head_dim",      "ffn",
+    "layers", "tokens", "kv_len", "batch",  "dtype", "weights_dtype", "matmul_tflops", "other_tflops", "bandwidth_tbs",
+    "launch_us", "graph_launch_us", "memory_gb"};
+
+int64_t to_int(const std::string& key, const std::string& v) {
+  int64_t out = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (ec == std::errc::result_out_of_range) throw ConfigError(key, Text::ErrTooBig, {key, v});
+  if (ec != std::errc() || end != v.data() + v.size() || v.empty()) throw ConfigError(key, Text::ErrNotInteger, {key, v});
+  return out;
+}
+
+double to_real(const std::string& key, const std::string& v) {
+  char* end = nullptr;
+  double out = v.empty() || std::isspace(static_cast<unsigned char>(v[0])) ? NAN : std::strtod(v.c_str(), &end);
+  if (end != v.c_str() + v.size() || !std::isfinite(out)) throw ConfigError(key, Text::ErrNotNumber, {key, v});
+  return out;
+}
+
+DType to_dtype(const std::string& key, const std::string& v) {
+  for (DType t : {DType::BF16, DType::FP16, DType::FP32, DType::FP8})
+    if (dtype_name(t) == v) return t;
+  throw ConfigError(key, Text::ErrUnknownChoice, {key, v, "bf16, fp16, fp8, fp32"});
+}
+
+template <class Presets>
+std::string names(const Presets& presets) {
+  std::string out;
+  for (const auto& p : presets) out += (out.empty() ? "" : ", ") + std::string(p.key);
+  return out;
+}
+
+void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
+  auto set_int = [&](int64_t& field) { field = to_int(key, v); };
+  if (key == "demo") c = [&] {
+    AnalysisConfig fresh = AnalysisConfig::for_demo(static_cast<int>(std::clamp<int64_t>(to_int(key, v), -1, 99)));
+    fresh.lang = c.lang;
+    return fresh;
+  }();
+  else if (key == "lang") {
+    if (v != "zh" && v != "en") throw ConfigError(key, Text::ErrUnknownChoice, {key, v, "zh, en"});
+    c.lang = v == "zh" ? Lang::Zh : Lang::En;
+  } else if (key == "model") {
+    if (!c.use_model(v)) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, names(model_presets())});
+  } else if (key == "hardware") {
+    if (!c.use_hardware(v)) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, names(hardware_presets())});
+  } else if (key == "d") set_int(c.model.d);
+  else if (key == "heads") set_int(c.model.H);
+  else if (key == "kv_heads") set_int(c.model.G);
+  else if (key == "head_dim") set_int(c.model.dh);
+  else if (key == "ffn") set_int(c.model.f);
+  else if (key == "layers") {
+    c.whole_model = v != "1" || c.whole_model;  // "layers=1" alone keeps the one-layer view
+    if (v == "one") c.whole_model = false;
+    else if (v != "all") set_int(c.layers);
+  } else if (key == "tokens") set_int(c.tokens);
+  else if (key == "kv_len") set_int(c.kv_len);
+  else if (key == "batch") set_int(c.batch);
+  else if (key == "dtype") c.act = c.weights = to_dtype(key, v);
+  else if (key == "weights_dtype") c.weights = to_dtype(key, v);
+  else if (key == "matmul_tflops") c.hw.matmul_flops = to_real(key, v) * 1e12;
+  else if (key == "other_tflops") c.hw.other_flops = to_real(key, v) * 1e12;
+  else if (key == "bandwidth_tbs") c.hw.bandwidth = to_real(key, v) * 1e12;
+  else if (key == "launch_us") c.hw.launch = to_real(key, v) * 1e-6;
+  else if (key == "graph_launch_us") c.hw.graph_launch = to_real(key, v) * 1e-6;
+  else if (key == "memory_gb") c.hw.memory = to_real(key, v) * 1e9;
+  else throw ConfigError(key, Text::ErrUnknownKey, {key});
+}
+
+std::string real_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::span<const std::string_view> setting_keys() { return kKeys; }
+
+AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int default_demo) {
+  AnalysisConfig c = AnalysisConfig::for_demo(default_demo);
+  for (std::string_view key : kKeys)  // presets before what overrides them, whatever the input's order
+    for (const auto& [k, v] : settings)
+      if (k == key) apply(c, k, v);
+  for (const auto& [k, v] : settings)
+    if (std::find(std::begin(kKeys), std::end(kKeys), k) == std::end(kKeys)) throw ConfigError(k, Text::ErrUnknownKey, {k});
+  // A preset edited by hand is a custom one.
+  if (const ModelPreset* m = find_model(c.model_key); !m || !(m->layer == c.model)) c.model_key = "custom";
+  if (const HardwarePreset* h = find_hardware(c.hardware_key); !h || !(h->hw == c.hw)) c.hardware_key = "custom";
+  validate(c);
+  return c;
+}
+
+std::vector<Setting> settings_of(const AnalysisConfig& c) {
+  std::vector<Setting> s = {{"demo", std::to_string(c.demo)},
+                            {"lang", c.lang == Lang::Zh ? "zh" : "en"},
+                            {"d", std::to_string(c.model.d)},
+                            {"heads", std::to_string(c.model.H)},
+                            {"kv_heads", std::to_string(c.model.G)},
+                            {"head_dim", std::to_string(c.model.dh)},
+                            {"ffn", std::to_string(c.model.f)},
+                            {"layers", c.whole_model ? std::to_string(c.layers) : "one"},
+                            {"tokens", std::to_string(c.tokens)},
+                            {"kv_len", std::to_string(c.kv_len)},
+                            {"batch", std::to_string(c.batch)},
+                            {"dtype", std::string(dtype_name(c.act))},
+                            {"weights_dtype", std::string(dtype_name(c.weights))},
+                            {"matmul_tflops", real_text(c.hw.matmul_flops / 1e12)},
+                            {"other_tflops", real_text(c.hw.other_flops / 1e12)},
+                            {"bandwidth_tbs", real_text(c.hw.bandwidth / 1e12)},
+                            {"launch_us", real_text(c.hw.launch * 1e6)},
+                            {"graph_launch_us", real_text(c.hw.graph_launch * 1e6)},
+                            {"memory_gb", real_text(c.hw.memory / 1e9)}};
+  if (c.model_key != "custom") s.insert(s.begin() + 2, {"model", c.model_key});
+  if (c.hardware_key != "custom") s.insert(s.begin() + 2, {"hardware", c.hardware_key});
+  return s;
+}
+
+}  // namespace fl

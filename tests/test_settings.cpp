@@ -1,0 +1,71 @@
+// The one way in for configurations: every entry point's key=value pairs.
+#include <catch2/catch.hpp>
+
+#include "core/settings.h"
+
+using namespace fl;
+
+namespace {
+std::string field_of(const std::vector<Setting>& s) {
+  try {
+    config_from_settings(s);
+  } catch (const ConfigError& e) {
+    CHECK(!e.message(Lang::Zh).empty());
+    CHECK(!e.message(Lang::En).empty());
+    return e.field;
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("settings apply presets before the values that override them, whatever the order") {
+  AnalysisConfig a = config_from_settings({{"heads", "64"}, {"model", "llama-3.1-70b"}, {"kv_heads", "16"}});
+  CHECK(a.model.d == 8192);
+  CHECK(a.model.H == 64);
+  CHECK(a.model.G == 16);
+  CHECK(a.model_key == "custom");  // edited by hand
+  AnalysisConfig b = config_from_settings({{"model", "llama-3.1-70b"}, {"hardware", "b200"}});
+  CHECK(b.model_key == "llama-3.1-70b");
+  CHECK(b.hardware_key == "b200");
+  CHECK(b.hw.bandwidth == 8e12);
+  CHECK(b.layers == 80);
+}
+
+TEST_CASE("settings_of round-trips every field") {
+  AnalysisConfig c = config_from_settings({{"demo", "3"}, {"model", "qwen2.5-7b"}, {"batch", "4"}, {"dtype", "fp16"},
+                                           {"weights_dtype", "fp8"}, {"layers", "all"}, {"kv_len", "8192"},
+                                           {"bandwidth_tbs", "2.5"}, {"lang", "en"}});
+  AnalysisConfig d = config_from_settings(settings_of(c));
+  CHECK(d.demo == 3);
+  CHECK(d.model == c.model);
+  CHECK(d.model_key == "qwen2.5-7b");
+  CHECK(d.whole_model);
+  CHECK(d.layers == 28);
+  CHECK(d.batch == 4);
+  CHECK(d.act == DType::FP16);
+  CHECK(d.weights == DType::FP8);
+  CHECK(d.hw == c.hw);
+  CHECK(d.hardware_key == "custom");
+  CHECK(d.lang == Lang::En);
+}
+
+TEST_CASE("bad settings name their key") {
+  CHECK(field_of({{"heads", "0"}}) == "heads");
+  CHECK(field_of({{"heads", "-3"}}) == "heads");
+  CHECK(field_of({{"heads", "6"}, {"kv_heads", "4"}}) == "kv_heads");
+  CHECK(field_of({{"d", "abc"}}) == "d");
+  CHECK(field_of({{"d", "12x"}}) == "d");
+  CHECK(field_of({{"d", ""}}) == "d");
+  CHECK(field_of({{"d", "99999999999999999999"}}) == "d");
+  CHECK(field_of({{"bandwidth_tbs", "nan"}}) == "bandwidth_tbs");
+  CHECK(field_of({{"bandwidth_tbs", " 3"}}) == "bandwidth_tbs");
+  CHECK(field_of({{"launch_us", "inf"}}) == "launch_us");
+  CHECK(field_of({{"model", "gpt"}}) == "model");
+  CHECK(field_of({{"hardware", "tpu"}}) == "hardware");
+  CHECK(field_of({{"dtype", "fp8"}}) == "dtype");
+  CHECK(field_of({{"demo", "7"}}) == "demo");
+  CHECK(field_of({{"lang", "fr"}}) == "lang");
+  CHECK(field_of({{"colour", "red"}}) == "colour");
+  CHECK(field_of({{"layers", "many"}}) == "layers");
+  CHECK(field_of({{"model", "llama-3.1-8b"}}) == "");
+}
