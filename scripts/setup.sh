@@ -11,7 +11,7 @@ want=("${@:-native web e2e}")
 want=(${want[*]})
 native=(build-essential cmake catch2 nlohmann-json3-dev glslang-tools libbenchmark-dev)
 web=(emscripten fonttools python3 fonts-noto-cjk xz-utils dpkg-dev)
-e2e=(chromium)
+e2e=(chromium curl)
 
 packages=()
 for part in "${want[@]}"; do
@@ -39,6 +39,6 @@ if [[ " ${want[*]} " == *" e2e "* ]]; then
     apt-get install -y -q --no-install-recommends nodejs npm
   fi
   if [[ ! -d tests/e2e/node_modules/playwright-core ]]; then
-    (cd tests/e2e && npm install --no-audit --no-fund)
+    (cd tests/e2e && npm ci --no-audit --no-fund)
   fi
 fi

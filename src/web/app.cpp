@@ -1,0 +1,81 @@
+#include "web/app.h"
+
+#include <algorithm>
+
+#include "web/panels.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+void draw_view(State& state) {
+  switch (state.settings.view) {
+    case View::Kernels: DrawKernelsPanel(state); break;
+    case View::Prefill:
+    case View::Decode: DrawPhasePanel(state); break;
+    case View::Ablation: DrawAblationPanel(state); break;
+  }
+}
+
+// A change of inputs is computed before the views draw: the frame that shows
+// the new value also shows its results.
+void recompute_if_needed(State& state) {
+  if (!state.has_results || NeedsRecompute(state.settings, state.computed)) Recompute(state);
+}
+
+void draw_tabs(State& state, AppUi& ui) {
+  if (!ImGui::BeginTabBar("views")) return;
+  // The view may change outside the tab bar (URL, setState): select its tab.
+  const bool external = state.settings.view != ui.tab_shown || ui.first_frame;
+  for (View v : kViews) {
+    ImGuiTabItemFlags flags = external && v == state.settings.view ? ImGuiTabItemFlags_SetSelected : 0;
+    if (!ImGui::BeginTabItem(Tx(ViewTitle(v), state.settings.lang), nullptr, flags)) continue;
+    if (!external) state.settings.view = v;
+    ui.tab_shown = v;
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
+}
+
+}  // namespace
+
+Text ViewTitle(View v) {
+  switch (v) {
+    case View::Kernels: return Text::UiTabKernels;
+    case View::Prefill: return Text::UiTabPrefill;
+    case View::Decode: return Text::UiTabDecode;
+    case View::Ablation: return Text::UiTabAblation;
+  }
+  return Text::UiTabKernels;
+}
+
+void DrawApp(State& state, AppUi& ui) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(viewport->Pos);
+  ImGui::SetNextWindowSize(viewport->Size);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("Fusion Lab", nullptr, flags);
+  if (state.settings.embed) {
+    DrawEmbedStrip(state);
+    recompute_if_needed(state);
+  } else {
+    const float sidebar_w = std::clamp(viewport->Size.x * 0.25f, 230.0f, 300.0f);
+    ImGui::BeginChild("sidebar", ImVec2(sidebar_w, 0), true);
+    DrawConfigPanel(state);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    recompute_if_needed(state);
+    ImGui::BeginGroup();
+    draw_tabs(state, ui);
+  }
+  ImGui::BeginChild("view", ImVec2(0, 0), false);
+  if (state.has_results) draw_view(state);
+  ImGui::EndChild();
+  if (!state.settings.embed) ImGui::EndGroup();
+  ImGui::End();
+  ui.first_frame = false;
+}
+
+}  // namespace fl::web

@@ -1,0 +1,148 @@
+#include "web/chart_renderer.h"
+
+#include <cstddef>
+#include <cstdio>
+
+#include "shaders.h"  // generated from shaders/*.vert, *.frag by cmake/Web.cmake
+
+namespace fl::web {
+
+namespace {
+
+// Instance attributes, one per quad: must match quad.vert's locations.
+struct Instance {
+  float rect[4];
+  ImU32 color;  // RGBA bytes in memory order (ImGui's packing on little-endian)
+  float radius;
+};
+
+GLuint compile(GLenum type, const char* source) {
+  GLuint shader = glCreateShader(type);
+  glShaderSource(shader, 1, &source, nullptr);
+  glCompileShader(shader);
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[1024];
+    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+    std::fprintf(stderr, "chart shader: %s\n", log);
+    glDeleteShader(shader);
+    return 0;
+  }
+  return shader;
+}
+
+}  // namespace
+
+ChartRenderer::~ChartRenderer() {
+  for (auto& [id, t] : targets_) {
+    glDeleteFramebuffers(1, &t.framebuffer);
+    glDeleteTextures(1, &t.texture);
+  }
+  glDeleteBuffers(1, &corner_buffer_);
+  glDeleteBuffers(1, &instance_buffer_);
+  glDeleteVertexArrays(1, &vertex_array_);
+  glDeleteProgram(program_);
+}
+
+bool ChartRenderer::Init() {
+  GLuint vs = compile(GL_VERTEX_SHADER, shaders::kQuadVert);
+  GLuint fs = compile(GL_FRAGMENT_SHADER, shaders::kQuadFrag);
+  if (!vs || !fs) return false;
+  program_ = glCreateProgram();
+  glAttachShader(program_, vs);
+  glAttachShader(program_, fs);
+  glLinkProgram(program_);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0;
+  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    std::fprintf(stderr, "chart shader: link failed\n");
+    return false;
+  }
+  viewport_uniform_ = glGetUniformLocation(program_, "u_viewport");
+
+  glGenVertexArrays(1, &vertex_array_);
+  glBindVertexArray(vertex_array_);
+  // A unit quad as a 4-vertex triangle strip, shared by every instance.
+  static const float kCorners[] = {0, 0, 1, 0, 0, 1, 1, 1};
+  glGenBuffers(1, &corner_buffer_);
+  glBindBuffer(GL_ARRAY_BUFFER, corner_buffer_);
+  glBufferData(GL_ARRAY_BUFFER, sizeof kCorners, kCorners, GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+
+  glGenBuffers(1, &instance_buffer_);
+  glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
+  const GLsizei stride = sizeof(Instance);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(Instance, rect)));
+  glVertexAttribDivisor(1, 1);
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, reinterpret_cast<void*>(offsetof(Instance, color)));
+  glVertexAttribDivisor(2, 1);
+  glEnableVertexAttribArray(3);
+  glVertexAttribPointer(3, 1, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(Instance, radius)));
+  glVertexAttribDivisor(3, 1);
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  return true;
+}
+
+void ChartRenderer::Resize(Target& t, int width, int height) {
+  if (t.framebuffer && t.width == width && t.height == height) return;
+  if (!t.framebuffer) {
+    glGenFramebuffers(1, &t.framebuffer);
+    glGenTextures(1, &t.texture);
+  }
+  glBindTexture(GL_TEXTURE_2D, t.texture);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.texture, 0);
+  t.width = width;
+  t.height = height;
+}
+
+ImTextureID ChartRenderer::Render(ImGuiID id, int width, int height, ImU32 background,
+                                  const std::vector<Quad>& quads) {
+  if (width < 1) width = 1;
+  if (height < 1) height = 1;
+  Target& t = targets_[id];
+  Resize(t, width, height);
+
+  std::vector<Instance> instances;
+  instances.reserve(quads.size());
+  for (const Quad& q : quads) instances.push_back({{q.x0, q.y0, q.x1, q.y1}, q.color, q.radius});
+
+  glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
+  glViewport(0, 0, width, height);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  ImVec4 bg = ImGui::ColorConvertU32ToFloat4(background);
+  glClearColor(bg.x, bg.y, bg.z, bg.w);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glEnable(GL_BLEND);
+  glBlendEquation(GL_FUNC_ADD);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+
+  glUseProgram(program_);
+  glUniform2f(viewport_uniform_, static_cast<float>(width), static_cast<float>(height));
+  glBindVertexArray(vertex_array_);
+  glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instances.size() * sizeof(Instance)), instances.data(),
+               GL_STREAM_DRAW);
+  if (!instances.empty()) glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(instances.size()));
+
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(t.texture));
+}
+
+}  // namespace fl::web

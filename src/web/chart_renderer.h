@@ -1,0 +1,52 @@
+// The charts' own WebGL2 renderer: instanced quads with anti-aliased edges.
+//
+// Each chart is drawn into an offscreen framebuffer at device-pixel size and
+// shown with ImGui::Image, so it scrolls and clips with the ImGui window like
+// any widget; text (axes, labels) is then drawn over it by ImGui, in the
+// page's font. Bars, grid lines and markers are all one kind of primitive, a
+// rounded rectangle (shaders/quad.vert, shaders/quad.frag), one instance each:
+// a chart is a single draw call.
+#pragma once
+
+#include <GLES3/gl3.h>
+#include <imgui.h>
+
+#include <unordered_map>
+#include <vector>
+
+namespace fl::web {
+
+// A rectangle in the target's pixels, origin top-left.
+struct Quad {
+  float x0, y0, x1, y1;
+  ImU32 color;
+  float radius = 0;
+};
+
+class ChartRenderer {
+ public:
+  ChartRenderer() = default;
+  ChartRenderer(const ChartRenderer&) = delete;
+  ChartRenderer& operator=(const ChartRenderer&) = delete;
+  ~ChartRenderer();
+
+  // Compiles the shaders; false (with a message on stderr) if that fails.
+  bool Init();
+
+  // Draws `quads` over `background` into the chart `id`'s texture, sized
+  // width × height pixels, and returns the texture for ImGui::Image.
+  ImTextureID Render(ImGuiID id, int width, int height, ImU32 background, const std::vector<Quad>& quads);
+
+ private:
+  struct Target {
+    GLuint framebuffer = 0, texture = 0;
+    int width = 0, height = 0;
+  };
+  void Resize(Target& t, int width, int height);
+
+  GLuint program_ = 0, vertex_array_ = 0, corner_buffer_ = 0, instance_buffer_ = 0;
+  GLint viewport_uniform_ = -1;
+  std::unordered_map<ImGuiID, Target> targets_;
+};
+
+}  // namespace fl::web

@@ -1,0 +1,38 @@
+// [SECTION] Embed mode: one slim line above the single view.
+#include "web/panels.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+std::string workload_summary(const Workload& w) {
+  const LayerCfg& m = w.model;
+  return "d=" + std::to_string(m.d) + " H=" + std::to_string(m.H) + " G=" + std::to_string(m.G) +
+         " dh=" + std::to_string(m.dh) + " f=" + std::to_string(m.f);
+}
+
+}  // namespace
+
+void DrawEmbedStrip(State& state) {
+  Settings& s = state.settings;
+  const Lang lang = s.lang;
+  std::string line = std::string("Fusion Lab · ") + Tx(ViewTitle(s.view), lang);
+  if (const Workload* w = ActiveWorkload(s)) {
+    line += " · " + workload_summary(*w);
+    if (s.view == View::Decode) line += " S=" + std::to_string(w->kv_len);
+    else line += " T=" + std::to_string(w->tokens);
+  }
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(line.c_str());
+  const char* toggle = Tx(Text::UiLanguage, lang);
+  const float button_w = ImGui::CalcTextSize(toggle).x + ImGui::GetStyle().FramePadding.x * 2;
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - button_w));
+  if (ImGui::SmallButton(toggle)) s.lang = lang == Lang::Zh ? Lang::En : Lang::Zh;
+  const InputError& error = ActiveError(state);
+  if (!state.url_warning.empty()) TextError(state.url_warning);
+  if (!error.message.empty() && s.view != View::Ablation) TextError(error.message);
+  ImGui::Separator();
+}
+
+}  // namespace fl::web

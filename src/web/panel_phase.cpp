@@ -1,0 +1,174 @@
+// [SECTION] Demos 2 and 3: one Llama layer, four partitions, prefill or decode.
+#include <algorithm>
+
+#include "web/bar_chart.h"
+#include "core/units.h"
+#include "web/panels.h"
+#include "web/theme.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+std::string format_time_axis(double seconds) { return fmt_time(seconds); }
+
+double overhead_per_kernel(const PartitionRow& p) {
+  return p.kernels > 0 ? p.overhead / static_cast<double>(p.kernels) : 0;
+}
+
+// The seed's table: prefill compares speed, decode the share of fixed cost.
+void draw_partition_table(const PhaseResult& r, bool decode, int& chosen, Lang lang) {
+  const int columns = decode ? 10 : 8;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH |
+                                ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("partitions", columns, flags)) return;
+  ImGui::TableSetupColumn(Tx(Text::UiColIndex, lang));
+  ImGui::TableSetupColumn(Tx(Text::UiColPartition, lang), ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(Tx(Text::UiColKernels, lang));
+  ImGui::TableSetupColumn(Tx(Text::UiColBytes, lang));
+  if (!decode) ImGui::TableSetupColumn(Tx(Text::UiColGflops, lang));
+  ImGui::TableSetupColumn(Tx(Text::UiColRoofline, lang));
+  if (decode) {
+    ImGui::TableSetupColumn(Tx(Text::UiColOverhead, lang));
+    ImGui::TableSetupColumn(Tx(Text::UiColOverheadShare, lang));
+  }
+  ImGui::TableSetupColumn(Tx(Text::UiColWithOverhead, lang));
+  ImGui::TableSetupColumn(Tx(Text::UiColSpeedup, lang));
+  if (decode) ImGui::TableSetupColumn(tr(Text::UiColTokensPerS, lang, {std::to_string(AnalysisConfig{}.layers)}).c_str());
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < r.partitions.size(); ++i) {
+    const PartitionRow& p = r.partitions[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::PushID(static_cast<int>(i));
+    if (ImGui::Selectable(std::to_string(i + 1).c_str(), chosen == static_cast<int>(i),
+                          ImGuiSelectableFlags_SpanAllColumns))
+      chosen = static_cast<int>(i);
+    ImGui::PopID();
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", p.name.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%lld", static_cast<long long>(p.kernels));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt_bytes(p.bytes).c_str());
+    if (!decode) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_fixed(p.flops / 1e9, 0).c_str());
+    }
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt_time(p.t).c_str());
+    if (decode) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_time(p.overhead).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_percent(p.overhead_share).c_str());
+    }
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt_time(p.t_total).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt_ratio(p.speedup).c_str());
+    if (decode) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_fixed(p.tokens_per_s, 0).c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+// One bar per kernel: roofline time in the kind's colour, the fixed cost on
+// top in a lighter shade.
+void draw_kernel_chart(const PartitionRow& p, int number, float width, float height, Lang lang) {
+  const double overhead = overhead_per_kernel(p);
+  BarChart chart;
+  chart.format_value = format_time_axis;
+  for (const KernelRow& k : p.kernel_list) {
+    ImU32 color = KindColor(k.kind);
+    chart.bars.push_back({std::to_string(k.index), {{k.t, color}, {overhead, Lighter(color)}}});
+  }
+  ImGui::TextUnformatted(tr(Text::UiChartKernels, lang, {std::to_string(number)}).c_str());
+  BarChartInput in = DrawBarChart("kernel_chart", chart, ImVec2(width, height));
+  if (in.hovered >= 0) KernelTooltip(p.kernel_list[static_cast<size_t>(in.hovered)], overhead, lang);
+}
+
+void draw_totals_chart(const PhaseResult& r, int& chosen, float width, float height, Lang lang) {
+  BarChart chart;
+  chart.format_value = format_time_axis;
+  for (size_t i = 0; i < r.partitions.size(); ++i) {
+    const PartitionRow& p = r.partitions[i];
+    chart.bars.push_back({std::to_string(i + 1), {{p.t, kAccent}, {p.overhead, Lighter(kAccent)}},
+                          chosen == static_cast<int>(i)});
+  }
+  ImGui::TextUnformatted(Tx(Text::UiChartTotals, lang));
+  BarChartInput in = DrawBarChart("totals_chart", chart, ImVec2(width, height));
+  if (in.hovered < 0) return;
+  const PartitionRow& p = r.partitions[static_cast<size_t>(in.hovered)];
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
+  ImGui::TextWrapped("%s", p.name.c_str());
+  ImGui::TextUnformatted(tr(Text::UiTipPartition, lang, {std::to_string(p.kernels), fmt_bytes(p.bytes)}).c_str());
+  ImGui::TextUnformatted(tr(Text::UiTipTime, lang, {fmt_time(p.t), fmt_time(p.overhead), fmt_time(p.t_total)}).c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+  if (in.clicked) chosen = in.hovered;
+}
+
+void draw_slowest(const std::vector<KernelRow>& slowest, Lang lang) {
+  SectionHeading(tr(Text::UiSlowest, lang, {std::to_string(slowest.size())}));
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("slowest", 5, flags)) return;
+  ImGui::TableSetupColumn(Tx(Text::UiColKind, lang));
+  ImGui::TableSetupColumn(Tx(Text::UiColOps, lang), ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(Tx(Text::UiColReads, lang));
+  ImGui::TableSetupColumn(Tx(Text::UiColWrites, lang));
+  ImGui::TableSetupColumn(Tx(Text::UiColTime, lang));
+  ImGui::TableHeadersRow();
+  for (const KernelRow& k : slowest) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    KindCell(k.kind);
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", k.label.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt_bytes(k.reads).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt_bytes(k.writes).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt_time(k.t).c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void DrawPhasePanel(State& state) {
+  const bool decode = state.settings.view == View::Decode;
+  const PhaseResult& r = decode ? state.results.decode : state.results.prefill;
+  const Lang lang = state.settings.lang;
+  if (r.partitions.empty()) return;
+  int& chosen = state.settings.partition;
+  chosen = std::clamp(chosen, 0, static_cast<int>(r.partitions.size()) - 1);
+
+  DrawViewHeader(r.title, lang);
+  draw_partition_table(r, decode, chosen, lang);
+  TextMuted(Tx(Text::UiChartHint, lang));
+
+  const PartitionRow& p = r.partitions[static_cast<size_t>(chosen)];
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
+  const float height = std::clamp(ImGui::GetIO().DisplaySize.y * 0.3f, 130.0f, 280.0f);
+  const float kernels_w = (avail - gap) * 0.68f;
+  ImGui::BeginGroup();
+  draw_kernel_chart(p, chosen + 1, kernels_w, height, lang);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, gap);
+  ImGui::BeginGroup();
+  draw_totals_chart(r, chosen, avail - gap - kernels_w, height, lang);
+  ImGui::EndGroup();
+  DrawKindLegend(KindsOf(p.kernel_list), lang, true);
+
+  if (!r.slowest.empty()) draw_slowest(r.slowest, lang);
+  DrawObservations(r.observations, lang);
+}
+
+}  // namespace fl::web

@@ -1,0 +1,99 @@
+#include "web/platform.h"
+
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <imgui_impl_glfw.h>
+
+#include <cstdlib>
+
+namespace {
+
+EM_JS(char*, js_url_query, (), {
+  const search = window.location.search;
+  return allocateUTF8(search.startsWith("?") ? search.substring(1) : search);
+});
+
+EM_JS(void, js_replace_url_query, (const char* query), {
+  const q = UTF8ToString(query);
+  const url = window.location.pathname + (q ? "?" + q : "") + window.location.hash;
+  try {
+    window.history.replaceState(null, "", url);
+  } catch (e) {
+    // Sandboxed iframes may forbid history access: the state then just isn't mirrored.
+  }
+});
+
+EM_JS(char*, js_browser_language, (), {
+  return allocateUTF8(navigator.language || "");
+});
+
+// Writes [css width, css height, ratio × 1000] into out.
+EM_JS(void, js_sync_canvas_size, (int* out), {
+  const canvas = Module.canvas;
+  const rect = canvas.getBoundingClientRect();
+  const ratio = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(rect.width * ratio));
+  const h = Math.max(1, Math.round(rect.height * ratio));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  HEAP32[out >> 2] = Math.round(rect.width);
+  HEAP32[(out >> 2) + 1] = Math.round(rect.height);
+  HEAP32[(out >> 2) + 2] = Math.round(ratio * 1000);
+});
+
+EM_JS(int, js_font_size, (), {
+  return Module.fontBytes ? Module.fontBytes.length : 0;
+});
+
+EM_JS(void, js_take_font, (unsigned char* dst), {
+  HEAPU8.set(Module.fontBytes, dst);
+  Module.fontBytes = null;
+});
+
+EM_JS(void, js_signal_ready, (), {
+  if (Module.onReady) Module.onReady();
+});
+
+// Chrome reports 100 px per wheel notch (DOM_DELTA_PIXEL).
+constexpr double kPixelsPerNotch = 100.0;
+
+void wheel_callback(GLFWwindow* window, double dx, double dy) {
+  ImGui_ImplGlfw_ScrollCallback(window, -dx / kPixelsPerNotch, -dy / kPixelsPerNotch);
+}
+
+std::string take_c_string(char* s) {
+  std::string out = s ? s : "";
+  std::free(s);
+  return out;
+}
+
+}  // namespace
+
+namespace fl::web {
+
+std::string UrlQuery() { return take_c_string(js_url_query()); }
+void ReplaceUrlQuery(const std::string& query) { js_replace_url_query(query.c_str()); }
+std::string BrowserLanguage() { return take_c_string(js_browser_language()); }
+
+CanvasSize SyncCanvasSize() {
+  int out[3] = {0, 0, 1000};
+  js_sync_canvas_size(out);
+  return {out[0], out[1], static_cast<float>(out[2]) / 1000.0f};
+}
+
+std::vector<unsigned char> TakeFontBytes() {
+  std::vector<unsigned char> bytes(static_cast<size_t>(js_font_size()));
+  if (!bytes.empty()) js_take_font(bytes.data());
+  return bytes;
+}
+
+void SignalReady() { js_signal_ready(); }
+
+void InstallWheelFix(GLFWwindow* window) { glfwSetScrollCallback(window, wheel_callback); }
+
+void RunMainLoop(void (*frame)(void*), void* arg) {
+  emscripten_set_main_loop_arg(frame, arg, 0, true);
+  __builtin_unreachable();
+}
+
+}  // namespace fl::web

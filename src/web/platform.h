@@ -1,0 +1,45 @@
+// Everything the page needs from the browser, behind plain C++ functions.
+//
+// The only file that knows about Emscripten's JS glue is platform.cpp (EM_JS);
+// the rest of the front end calls these.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace fl::web {
+
+// The query string of the page's address, without the leading '?'.
+std::string UrlQuery();
+// Replaces the query string (history.replaceState: no new history entry).
+void ReplaceUrlQuery(const std::string& query);
+// The browser's preferred language, e.g. "zh-CN" or "en-US".
+std::string BrowserLanguage();
+
+struct CanvasSize {
+  int css_width = 0, css_height = 0;  // layout size in CSS pixels
+  float pixel_ratio = 1;              // window.devicePixelRatio
+};
+// Reads the canvas's CSS size and the pixel ratio, and sizes the canvas's
+// backing store to css × ratio so that text is drawn one texel per pixel.
+CanvasSize SyncCanvasSize();
+
+// The UI font's bytes, fetched by web/fusionlab.js before main() runs; empty
+// when the fetch failed (the page then falls back to ImGui's Latin font).
+std::vector<unsigned char> TakeFontBytes();
+
+// Resolves window.fusionlab.ready.
+void SignalReady();
+
+// Emscripten 3.1.6's GLFW passes the DOM wheel event's deltaY (pixels,
+// positive = down) as the scroll offset, where GLFW means notches, positive =
+// up. Installs a scroll callback that converts, then feeds ImGui.
+void InstallWheelFix(GLFWwindow* window);
+
+// Calls `frame` once per browser animation frame, forever; does not return.
+[[noreturn]] void RunMainLoop(void (*frame)(void*), void* arg);
+
+}  // namespace fl::web

@@ -1,0 +1,63 @@
+// The analysis results the page shows, parsed once from fl::analyze's JSON.
+//
+// Parsing in one place means a schema mismatch is caught (and reported) when
+// the results are computed, never in the middle of drawing a frame.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace fl::web {
+
+struct KernelRow {
+  int index = 0;
+  std::string kind, label;
+  int nodes = 0;
+  std::vector<std::string> node_list;
+  double reads = 0, writes = 0, flops = 0, t = 0;  // bytes, bytes, FLOPs, seconds
+  std::vector<std::string> ends;                    // why each tensor it writes leaves the chip
+};
+
+// Demo 1: one small layer's partition.
+struct KernelsResult {
+  std::string title;
+  std::string summary;  // unfused vs fused: kernels and bytes
+  std::vector<KernelRow> kernels;
+  std::vector<std::string> observations;
+};
+
+struct PartitionRow {
+  std::string name;
+  int64_t kernels = 0;
+  double bytes = 0, flops = 0, t = 0, overhead = 0, t_total = 0;  // seconds for times
+  double overhead_share = 0, speedup = 0, tokens_per_s = 0;
+  std::vector<KernelRow> kernel_list;
+};
+
+// Demos 2 and 3: four partitions of one layer, prefill or decode.
+struct PhaseResult {
+  std::string title;
+  std::vector<PartitionRow> partitions;
+  std::vector<KernelRow> slowest;  // prefill only
+  std::vector<std::string> observations;
+};
+
+struct AblationRow {
+  std::string setting;
+  double inference = 0, training = 0;  // geometric-mean speed-up over eager
+};
+
+// Demo 4: the PyTorch 2 paper's Table 4 (published figures, with their source).
+struct AblationResult {
+  std::string title, source;
+  std::vector<std::string> columns;
+  std::vector<AblationRow> rows;
+  std::vector<std::string> observations;
+};
+
+KernelsResult ParseKernels(const nlohmann::json& j);
+PhaseResult ParsePhase(const nlohmann::json& j);
+AblationResult ParseAblation(const nlohmann::json& j);
+
+}  // namespace fl::web

@@ -1,0 +1,50 @@
+#include "web/theme.h"
+
+#include <functional>
+
+namespace fl::web {
+
+void ApplyTheme(float scale) {
+  ImGuiStyle style;
+  ImGui::StyleColorsLight(&style);
+  style.WindowRounding = 0;
+  style.FrameRounding = 3;
+  style.GrabRounding = 3;
+  style.TabRounding = 3;
+  style.WindowBorderSize = 0;
+  style.ChildBorderSize = 1;
+  style.FramePadding = ImVec2(6, 3);
+  style.ItemSpacing = ImVec2(8, 5);
+  style.CellPadding = ImVec2(4, 2);
+  style.ScrollbarSize = 12;
+  ImVec4* c = style.Colors;
+  c[ImGuiCol_WindowBg] = ImVec4(0.965f, 0.970f, 0.980f, 1.0f);
+  c[ImGuiCol_ChildBg] = ImVec4(0.965f, 0.970f, 0.980f, 1.0f);
+  c[ImGuiCol_TableHeaderBg] = ImVec4(0.87f, 0.90f, 0.95f, 1.0f);
+  c[ImGuiCol_TableRowBgAlt] = ImVec4(0.0f, 0.0f, 0.0f, 0.035f);
+  c[ImGuiCol_Header] = ImVec4(0.99f, 0.85f, 0.35f, 0.55f);
+  c[ImGuiCol_HeaderHovered] = ImVec4(0.99f, 0.85f, 0.35f, 0.35f);
+  c[ImGuiCol_HeaderActive] = ImVec4(0.99f, 0.80f, 0.20f, 0.70f);
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+}
+
+ImU32 KindColor(std::string_view kind) {
+  if (kind == "matmul") return IM_COL32(52, 101, 164, 255);
+  if (kind == "rowwise") return IM_COL32(230, 126, 34, 255);
+  if (kind == "pointwise") return IM_COL32(39, 160, 90, 255);
+  if (kind == "attention") return IM_COL32(142, 68, 173, 255);
+  if (kind == "kv_write") return IM_COL32(127, 140, 141, 255);
+  // A kind this table does not know yet still gets a stable colour of its own.
+  static const ImU32 kOthers[] = {IM_COL32(192, 57, 43, 255), IM_COL32(22, 160, 133, 255),
+                                  IM_COL32(211, 84, 0, 255), IM_COL32(41, 128, 185, 255)};
+  return kOthers[std::hash<std::string_view>{}(kind) % 4];
+}
+
+ImU32 Lighter(ImU32 color) {
+  auto mix = [](ImU32 c, int shift) { return ((((c >> shift) & 0xFF) * 45 + 255 * 55) / 100) << shift; };
+  return mix(color, IM_COL32_R_SHIFT) | mix(color, IM_COL32_G_SHIFT) | mix(color, IM_COL32_B_SHIFT) |
+         (color & IM_COL32_A_MASK);
+}
+
+}  // namespace fl::web

@@ -1,0 +1,105 @@
+#include "web/widgets.h"
+
+#include <algorithm>
+
+#include "core/units.h"
+#include "web/theme.h"
+
+namespace fl::web {
+
+namespace {
+
+// FLOPs with an SI prefix, three significant digits: "1.07 T", "524 k".
+std::string flop_count(double flops) {
+  static const struct { double scale; const char* prefix; } kPrefixes[] = {
+      {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  for (const auto& p : kPrefixes)
+    if (flops >= p.scale) return fmt_fixed(flops / p.scale, flops / p.scale >= 100 ? 0 : flops / p.scale >= 10 ? 1 : 2) + " " + p.prefix;
+  return fmt_fixed(flops, 0) + " ";
+}
+
+void swatch(ImU32 color) {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float side = h * 0.7f, pad = (h - side) / 2;
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + side, p.y + pad + side), color, 2);
+  ImGui::Dummy(ImVec2(side, h));
+  ImGui::SameLine(0, h * 0.3f);
+}
+
+}  // namespace
+
+void TextMuted(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, kMutedText);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+void TextError(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, kErrorText);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+void SectionHeading(const std::string& text) {
+  ImGui::Spacing();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kAccent));
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopStyleColor();
+  ImGui::Separator();
+}
+
+void DrawViewHeader(const std::string& title, Lang lang) {
+  ImGui::TextWrapped("%s", title.c_str());
+  TextMuted(Tx(Text::UiRooflineNote, lang));
+}
+
+void DrawObservations(const std::vector<std::string>& observations, Lang lang) {
+  SectionHeading(Tx(Text::UiObservations, lang));
+  for (const std::string& o : observations) {
+    ImGui::Bullet();
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", o.c_str());
+  }
+}
+
+std::vector<std::string> KindsOf(const std::vector<KernelRow>& kernels) {
+  std::vector<std::string> kinds;
+  for (const KernelRow& k : kernels)
+    if (std::find(kinds.begin(), kinds.end(), k.kind) == kinds.end()) kinds.push_back(k.kind);
+  return kinds;
+}
+
+void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, bool with_overhead) {
+  for (const std::string& kind : kinds) {
+    swatch(KindColor(kind));
+    ImGui::TextUnformatted(kind.c_str());
+    ImGui::SameLine(0, ImGui::GetTextLineHeight());
+  }
+  if (with_overhead) {
+    swatch(Lighter(kAccent));
+    ImGui::TextUnformatted(Tx(Text::UiLegendOverhead, lang));
+  } else {
+    ImGui::NewLine();
+  }
+}
+
+void KindCell(const std::string& kind) {
+  swatch(KindColor(kind));
+  ImGui::TextUnformatted(kind.c_str());
+}
+
+void KernelTooltip(const KernelRow& k, double overhead, Lang lang) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+  ImGui::TextUnformatted(tr(Text::UiTipKernel, lang, {std::to_string(k.index), k.kind}).c_str());
+  ImGui::TextWrapped("%s", k.label.c_str());
+  ImGui::TextUnformatted(
+      tr(Text::UiTipTime, lang, {fmt_time(k.t), fmt_time(overhead), fmt_time(k.t + overhead)}).c_str());
+  ImGui::TextUnformatted(tr(Text::UiTipBytes, lang, {fmt_bytes(k.reads), fmt_bytes(k.writes)}).c_str());
+  ImGui::TextUnformatted(tr(Text::UiTipFlops, lang, {flop_count(k.flops)}).c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+}  // namespace fl::web

@@ -1,0 +1,36 @@
+// Small pieces every view uses: translated text, observations, the roofline
+// note, the kind legend, kernel tooltips.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "core/i18n.h"
+#include "web/results.h"
+
+namespace fl::web {
+
+// A translated string as a C string (the table holds string literals).
+inline const char* Tx(Text id, Lang lang) { return tr(id, lang).data(); }
+
+void TextMuted(const std::string& text);
+void TextError(const std::string& text);
+void SectionHeading(const std::string& text);
+
+// The view's title and the note that times are modelled, not measured.
+void DrawViewHeader(const std::string& title, Lang lang);
+void DrawObservations(const std::vector<std::string>& observations, Lang lang);
+
+// A coloured square and the kind's name, for each kind in `kinds`.
+void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, bool with_overhead);
+std::vector<std::string> KindsOf(const std::vector<KernelRow>& kernels);
+
+// A table cell: a square in the kind's colour, then its name.
+void KindCell(const std::string& kind);
+
+// Tooltip body for one kernel; `overhead` is its fixed launch cost.
+void KernelTooltip(const KernelRow& k, double overhead, Lang lang);
+
+}  // namespace fl::web

@@ -1,0 +1,178 @@
+// End-to-end tests of the built page in headless Chromium (node --test).
+//
+// Environment: FUSIONLAB_URL (the served site, e.g. http://127.0.0.1:8000/),
+// FUSIONLAB_CLI (the native `fusionlab`, whose --json output analyze() must
+// equal). Screenshots of every view are kept in artifacts/.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { afterFrames, launch, openPage } from "./browser.mjs";
+
+const base = process.env.FUSIONLAB_URL || "http://127.0.0.1:8000/";
+const cli = process.env.FUSIONLAB_CLI || new URL("../../build/native/fusionlab", import.meta.url).pathname;
+const artifacts = new URL("./artifacts/", import.meta.url).pathname;
+mkdirSync(artifacts, { recursive: true });
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+async function open(query, size = { width: 1280, height: 720 }) {
+  const errors = [];
+  const page = await openPage(browser, `${base}?${query}`, { ...size, errors });
+  return { page, errors };
+}
+
+// The CLI's options for an analyze() config: {kv_heads: 2} -> --kv-heads 2.
+function cliJson(config) {
+  const args = ["--json"];
+  for (const [key, value] of Object.entries(config)) args.push(`--${key.replaceAll("_", "-")}`, String(value));
+  return JSON.parse(execFileSync(cli, args, { encoding: "utf8" }));
+}
+
+// Deep equality, numbers within a relative 1e-12 (wasm and x86-64 may round differently).
+function assertClose(actual, expected, path = "$") {
+  if (typeof expected === "number") {
+    assert.equal(typeof actual, "number", path);
+    assert.ok(Math.abs(actual - expected) <= 1e-12 * Math.max(1, Math.abs(expected)), `${path}: ${actual} vs ${expected}`);
+  } else if (Array.isArray(expected)) {
+    assert.ok(Array.isArray(actual), path);
+    assert.equal(actual.length, expected.length, `${path}.length`);
+    expected.forEach((e, i) => assertClose(actual[i], e, `${path}[${i}]`));
+  } else if (expected && typeof expected === "object") {
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), path);
+    for (const key of Object.keys(expected)) assertClose(actual[key], expected[key], `${path}.${key}`);
+  } else {
+    assert.equal(actual, expected, path);
+  }
+}
+
+// Pixel statistics of a screenshot, decoded by the browser itself: distinct
+// colours, luminance spread, and how many pixels have the chart bars' blue.
+async function pixelStats(page, png) {
+  return page.evaluate(async (dataUrl) => {
+    const img = new Image();
+    img.src = dataUrl;
+    await img.decode();
+    const c = document.createElement("canvas");
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext("2d");
+    ctx.drawImage(img, 0, 0);
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    const colors = new Set();
+    let sum = 0, sumSq = 0, barBlue = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+      const y = 0.299 * r + 0.587 * g + 0.114 * b;
+      sum += y;
+      sumSq += y * y;
+      colors.add((r << 16) | (g << 8) | b);
+      if (Math.abs(r - 52) < 8 && Math.abs(g - 101) < 8 && Math.abs(b - 164) < 8) ++barBlue;
+    }
+    const n = data.length / 4;
+    return { colors: colors.size, stddev: Math.sqrt(sumSq / n - (sum / n) ** 2), barBlue };
+  }, "data:image/png;base64," + png.toString("base64"));
+}
+
+test("the page reaches ready within 3 s with no console error", async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  const t0 = Date.now();
+  await page.goto(base);
+  await page.evaluate(() => window.fusionlab.ready);
+  const elapsed = Date.now() - t0;
+  await afterFrames(page, 5);
+  await page.close();
+  assert.deepEqual(errors, []);
+  assert.ok(elapsed < 3000, `first full frame after ${elapsed} ms`);
+});
+
+test("analyze() equals the native CLI's JSON", async () => {
+  const { page, errors } = await open("");
+  const configs = [
+    { demo: 1 }, { demo: 2 }, { demo: 3 }, { demo: 4 },
+    { demo: 1, lang: "en", d: 256, heads: 8, kv_heads: 4, head_dim: 32, ffn: 640, tokens: 32 },
+    { demo: 2, tokens: 8192, matmul_tflops: 500, bandwidth_tbs: 2 },
+    { demo: 3, kv_len: 32768, launch_us: 2.5, lang: "en" },
+  ];
+  for (const config of configs) {
+    const actual = await page.evaluate((c) => fusionlab.analyze(c), config);
+    assertClose(actual, cliJson(config), JSON.stringify(config));
+  }
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test("analyze() throws a JS Error naming the invalid field", async () => {
+  const { page } = await open("");
+  const message = await page.evaluate(() => {
+    try {
+      fusionlab.analyze({ demo: 2, heads: 30 });
+      return null;
+    } catch (e) {
+      return e instanceof Error ? e.message : "not an Error";
+    }
+  });
+  await page.close();
+  assert.match(message ?? "", /kv-heads/);
+});
+
+test("a state in the URL is restored, and edits go back into the URL", async () => {
+  const query = "view=decode&lang=en&model=custom&d=2048&heads=16&kv_heads=4&head_dim=128&ffn=8192" +
+    "&tokens=512&kv_len=8192&matmul_tflops=500&partition=1";
+  const { page, errors } = await open(query);
+  const state = await page.evaluate(() => fusionlab.getState());
+  assert.deepEqual(state, {
+    view: "decode", lang: "en", model: "custom", d: 2048, heads: 16, kv_heads: 4, head_dim: 128, ffn: 8192,
+    tokens: 512, kv_len: 8192, matmul_tflops: 500, other_tflops: 67, bandwidth_tbs: 3.35, launch_us: 4, partition: 1,
+  });
+  await page.evaluate(() => fusionlab.setState({ kv_len: 1024, partition: 3 }));
+  await afterFrames(page, 2);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get("kv_len"), "1024");
+  assert.equal(url.searchParams.get("partition"), "3");
+  assert.equal(url.searchParams.get("d"), "2048");
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test("invalid URL values are ignored, the page still starts", async () => {
+  const { page, errors } = await open("view=prefill&tokens=abc&heads=7&launch_us=-1&bogus=1");
+  const state = await page.evaluate(() => fusionlab.getState());
+  await page.close();
+  assert.equal(state.view, "prefill");
+  assert.equal(state.model, "llama8b");
+  assert.equal(state.tokens, 2048);
+  assert.deepEqual(errors, []);
+});
+
+test("embed mode shows one view without the sidebar", async () => {
+  const size = { width: 800, height: 450 };
+  const { page: full } = await open("view=ablation&lang=en", size);
+  const { page: embed, errors } = await open("view=ablation&lang=en&embed=1", size);
+  assert.equal((await embed.evaluate(() => fusionlab.getState())).embed, true);
+  // The left 300 px hold the sidebar on the full page; in embed mode the
+  // ablation's bars start there.
+  const clip = { x: 0, y: 120, width: 300, height: 250 };
+  const sidebar = await pixelStats(full, await full.screenshot({ clip }));
+  const view = await pixelStats(embed, await embed.screenshot({ clip }));
+  assert.ok(sidebar.barBlue < 200 && view.barBlue > 5000, `bar pixels: full ${sidebar.barBlue}, embed ${view.barBlue}`);
+  await full.close();
+  await embed.close();
+  assert.deepEqual(errors, []);
+});
+
+for (const view of ["kernels", "prefill", "decode", "ablation"])
+  for (const lang of ["zh", "en"])
+    test(`screenshot of ${view} (${lang}) is not blank`, async () => {
+      const { page, errors } = await open(`view=${view}&lang=${lang}`);
+      const png = await page.screenshot({ path: `${artifacts}${view}-${lang}.png` });
+      const stats = await pixelStats(page, png);
+      await page.close();
+      assert.ok(stats.colors > 50 && stats.stddev > 10, JSON.stringify(stats));
+      assert.deepEqual(errors, []);
+    });
