@@ -59,7 +59,7 @@ json config_json(const AnalysisConfig& c) {
           {"hardware", c.hardware_key},
           {"hardware_name", hardware_name(c, c.lang)},
           {"hw", {{"matmul_flops", c.hw.matmul_flops}, {"other_flops", c.hw.other_flops}, {"bandwidth", c.hw.bandwidth},
-                  {"launch", c.hw.launch}, {"memory", c.hw.memory}}}};
+                  {"launch", c.hw.launch}, {"graph_launch", c.hw.graph_launch}, {"memory", c.hw.memory}}}};
 }
 
 namespace {
