@@ -142,14 +142,17 @@ NodeId Graph::add(Op op, std::vector<NodeId> inputs, Attrs attrs, Shape shape, D
     in.push_back(&nodes_[static_cast<size_t>(i)].shape);
   }
   Shape out = infer_shape(op, in, attrs, shape);
-  // A compute node takes the dtype of its first tensor operand (scalars adapt);
+  // A compute node takes the dtype of its first operand that is not a
+  // constant (constants are cast for free at compile time), else of its first;
   // an embedding's dtype is the activations', given by the caller.
-  if (op_kind(op) != OpKind::Source && op != Op::Embedding)
+  if (op_kind(op) != OpKind::Source && op != Op::Embedding && !inputs.empty()) {
+    dtype = nodes_[static_cast<size_t>(inputs[0])].dtype;
     for (NodeId i : inputs)
-      if (!nodes_[static_cast<size_t>(i)].shape.empty() || i == inputs.back()) {
+      if (nodes_[static_cast<size_t>(i)].op != Op::Const) {
         dtype = nodes_[static_cast<size_t>(i)].dtype;
         break;
       }
+  }
   nodes_.push_back(Node{op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr});
   return static_cast<NodeId>(nodes_.size() - 1);
 }
@@ -201,7 +204,7 @@ void verify(const Graph& g) {
       NodeId i = n.inputs[k];
       if (i < 0 || static_cast<size_t>(i) >= id) throw GraphError(where + "input %" + std::to_string(i) + " does not come earlier");
       const Node& src = g.node(i);
-      if (src.dtype != n.dtype && !reads_other_dtype(n.op, k) && !(src.op == Op::Const && src.shape.empty()))
+      if (src.dtype != n.dtype && !reads_other_dtype(n.op, k) && src.op != Op::Const)
         throw GraphError(where + "dtype differs from input %" + std::to_string(i));
       in.push_back(&src.shape);
     }

@@ -127,8 +127,19 @@ std::vector<Setting> settings_of(const AnalysisConfig& c) {
                             {"launch_us", real_text(c.hw.launch * 1e6)},
                             {"graph_launch_us", real_text(c.hw.graph_launch * 1e6)},
                             {"memory_gb", real_text(c.hw.memory / 1e9)}};
-  if (c.model_key != "custom") s.insert(s.begin() + 2, {"model", c.model_key});
-  if (c.hardware_key != "custom") s.insert(s.begin() + 2, {"hardware", c.hardware_key});
+  // A preset used as it is stands for its numbers: the key alone, and no
+  // numbers printed and parsed back with a rounding that would make it custom.
+  auto drop = [&](std::initializer_list<std::string_view> keys) {
+    std::erase_if(s, [&](const Setting& kv) { return std::find(keys.begin(), keys.end(), kv.first) != keys.end(); });
+  };
+  if (c.model_key != "custom") {
+    drop({"d", "heads", "kv_heads", "head_dim", "ffn"});
+    s.insert(s.begin() + 2, {"model", c.model_key});
+  }
+  if (c.hardware_key != "custom") {
+    drop({"matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us", "memory_gb"});
+    s.insert(s.begin() + 2, {"hardware", c.hardware_key});
+  }
   return s;
 }
 

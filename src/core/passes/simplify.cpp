@@ -17,6 +17,7 @@ struct Term {
   std::vector<NodeId> in;
   Attrs attrs;
   Shape shape;
+  DType dtype;  // kept where the operands do not decide it (an embedding's)
 };
 
 class Simplifier;
@@ -57,7 +58,7 @@ std::optional<NodeId> div_by_constant(Simplifier& s, const Term& t) {  // x / c 
   if (t.op != Op::Div) return std::nullopt;
   auto c = s.scalar(t.in[1]);
   if (!c || *c == 0) return std::nullopt;
-  return s.build({Op::Mul, {t.in[0], s.rb.scalar(1.0 / *c)}, {}, t.shape});
+  return s.build({Op::Mul, {t.in[0], s.rb.scalar(1.0 / *c)}, {}, t.shape, t.dtype});
 }
 
 std::optional<NodeId> fold_scalar_products(Simplifier& s, const Term& t) {  // (x * a) * b → x * (a·b)
@@ -67,7 +68,7 @@ std::optional<NodeId> fold_scalar_products(Simplifier& s, const Term& t) {  // (
   if (!b || inner.op != Op::Mul) return std::nullopt;
   auto a = s.scalar(inner.inputs[1]);
   if (!a) return std::nullopt;
-  return s.build({Op::Mul, {inner.inputs[0], s.rb.scalar(*a * *b)}, {}, t.shape});
+  return s.build({Op::Mul, {inner.inputs[0], s.rb.scalar(*a * *b)}, {}, t.shape, t.dtype});
 }
 
 std::optional<NodeId> double_negation(Simplifier& s, const Term& t) {  // -(-x) → x
@@ -79,7 +80,7 @@ std::optional<NodeId> view_chains(Simplifier& s, const Term& t) {
   const Node& src = s.at(t.in.empty() ? 0 : t.in[0]);
   if (t.op == Op::Reshape) {
     if (src.shape == t.shape) return t.in[0];  // reshape to the same shape
-    if (src.op == Op::Reshape) return s.build({Op::Reshape, {src.inputs[0]}, {}, t.shape});
+    if (src.op == Op::Reshape) return s.build({Op::Reshape, {src.inputs[0]}, {}, t.shape, t.dtype});
   }
   if (t.op == Op::Transpose) {
     bool identity = true;
@@ -88,7 +89,7 @@ std::optional<NodeId> view_chains(Simplifier& s, const Term& t) {
     if (src.op == Op::Transpose) {  // out[i] = src[perm[i]] = x[src.perm[perm[i]]]
       Attrs a;
       for (int p : t.attrs.perm) a.perm.push_back(src.attrs.perm[static_cast<size_t>(p)]);
-      return s.build({Op::Transpose, {src.inputs[0]}, a, t.shape});
+      return s.build({Op::Transpose, {src.inputs[0]}, a, t.shape, t.dtype});
     }
   }
   if (t.op == Op::RepeatKV && t.attrs.n_rep == 1) return t.in[0];
@@ -103,7 +104,7 @@ NodeId Simplifier::build(const Term& t) {
       ++rewrites;
       return *r;
     }
-  return rb.emit(t.op, t.in, t.attrs, t.shape);
+  return rb.out().add(t.op, t.in, t.attrs, t.shape, t.dtype);
 }
 
 }  // namespace
@@ -116,7 +117,7 @@ PassResult simplify(const Graph& g) {
       s.rb.copy(id);
       continue;
     }
-    Term t{n.op, {}, n.attrs, n.shape};
+    Term t{n.op, {}, n.attrs, n.shape, n.dtype};
     for (NodeId i : n.inputs) t.in.push_back(s.rb[i]);
     s.rb.map(id, s.build(t));
   }
