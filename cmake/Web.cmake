@@ -92,6 +92,9 @@ target_link_options(fusionlab_web PRIVATE
   ${FUSIONLAB_WASM_FLAGS}
   -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
   -lembind
+  # No JS eval (embind otherwise builds functions with `new Function`): the
+  # page's Content-Security-Policy allows 'wasm-unsafe-eval' only.
+  -sDYNAMIC_EXECUTION=0
   -sALLOW_MEMORY_GROWTH=1
   -sENVIRONMENT=web
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free

@@ -2,18 +2,23 @@
 // app.js (the compiled C++) picks up.
 //
 //   await fusionlab.ready                 resolves after the page's first full frame
-//   fusionlab.analyze({demo: 2, tokens: 8192})
-//                                         the object `fusionlab --demo 2 --json` prints;
-//                                         keys: demo, d, heads, kv_heads, head_dim, ffn,
-//                                         tokens, kv_len, matmul_tflops, other_tflops,
-//                                         bandwidth_tbs, launch_us; throws Error if invalid
+//   fusionlab.analyze({demo: 2, model: "llama-3.1-405b", layers: "all"})
+//                                         the object `fusionlab --demo 2 --json ...` prints.
+//                                         Keys: the CLI's options with underscores: demo, lang,
+//                                         model, hardware, d, heads, kv_heads, head_dim, ffn,
+//                                         layers (one|all|N), tokens, kv_len, batch, dtype,
+//                                         weights_dtype, matmul_tflops, other_tflops,
+//                                         bandwidth_tbs, launch_us, graph_launch_us, memory_gb.
+//                                         Throws an Error (with .field, the key) if invalid.
 //   fusionlab.getState()                  {view, lang, model, tokens, ...} as in the URL
 //   fusionlab.setState({view: "decode", kv_len: 8192})
 //                                         applies all keys or, if one is invalid, none (throws)
+//   fusionlab.messages()                  {url_warning, error, field}: what the page shows
 (function () {
   "use strict";
 
   const FONT_URL = "fonts/ui-font.otf";
+  const CALLS = { analyze: 0, getState: 1, setState: 2, throwNextFrame: 3, messages: 4 };
 
   let resolveReady, rejectReady;
   const ready = new Promise((resolve, reject) => {
@@ -26,11 +31,19 @@
     .then((r) => (r.ok ? r.arrayBuffer() : null))
     .catch(() => null);
 
-  // The C++ side answers in JSON: {"result": ...} or {"error": "..."}.
+  // The C++ side (src/web/bindings.cpp) reads Module.apiArgument and answers
+  // in Module.apiReply: {"result": ...} or {"error": "...", "field": "..."}.
   function call(name, argument) {
-    if (!Module[name]) throw new Error("fusionlab: not ready yet (await fusionlab.ready)");
-    const reply = JSON.parse(argument === undefined ? Module[name]() : Module[name](argument));
-    if ("error" in reply) throw new Error(reply.error);
+    if (!Module._fusionlab_api || !Module.calledRun) throw new Error("fusionlab: not ready yet (await fusionlab.ready)");
+    Module.apiArgument = argument === undefined ? "" : JSON.stringify(argument);
+    Module._fusionlab_api(CALLS[name]);
+    const reply = JSON.parse(Module.apiReply);
+    Module.apiReply = null;
+    if ("error" in reply) {
+      const error = new Error(reply.error);
+      if (reply.field) error.field = reply.field;
+      throw error;
+    }
     return reply.result;
   }
 
@@ -41,17 +54,78 @@
     status.hidden = !text;
   }
 
+  // A C++ exception that escaped a frame (src/web/main.cpp): its message.
+  function showError(message) {
+    const panel = document.getElementById("error-panel");
+    if (!panel) return;
+    document.getElementById("error-message").textContent = message;
+    panel.hidden = false;
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const canvas = document.getElementById("canvas");
+    canvas.addEventListener("contextmenu", (event) => event.preventDefault());
+    const dismiss = document.getElementById("error-dismiss");
+    if (dismiss) dismiss.addEventListener("click", () => { document.getElementById("error-panel").hidden = true; });
+  });
+
+  const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
   window.fusionlab = {
     ready,
-    analyze: (config) => call("analyzeJson", JSON.stringify(config ?? {})),
-    getState: () => call("getStateJson"),
-    setState: (state) => {
-      call("setStateJson", JSON.stringify(state ?? {}));
+    analyze: (config) => {
+      if (config !== undefined && !isObject(config)) throw new TypeError("fusionlab.analyze(config): config must be an object");
+      return call("analyze", config ?? {});
     },
+    getState: () => call("getState"),
+    setState: (state) => {
+      if (!isObject(state)) throw new TypeError("fusionlab.setState(state): state must be an object");
+      call("setState", state);
+    },
+    // The messages the page shows: {url_warning, error, field} (the refused input's).
+    messages: () => call("messages"),
+    // For tests: the next frame throws `message` as a C++ exception.
+    debug: { throwNextFrame: (message) => call("throwNextFrame", String(message ?? "")) },
+  };
+
+  // [SECTION] The explain views (src/web/explain.cpp): their state, and the
+  // export helpers the C++ side calls (a file download, a PNG from a chart's
+  // RGBA pixels, the page's link on the clipboard).
+  function explainCall(name, argument) {
+    if (!Module[name]) throw new Error("fusionlab: not ready yet (await fusionlab.ready)");
+    const reply = JSON.parse(argument === undefined ? Module[name]() : Module[name](argument));
+    if ("error" in reply) throw new Error(reply.error);
+    return reply.result;
+  }
+  window.fusionlab.getExplain = () => explainCall("explainStateJson");
+  window.fusionlab.setExplain = (state) => {
+    explainCall("setExplainJson", JSON.stringify(state ?? {}));
+  };
+  window.fusionlab.saveBlob = (name, blob) => {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  };
+  window.fusionlab.savePixels = (name, width, height, rgba) => {
+    const c = document.createElement("canvas");
+    c.width = width;
+    c.height = height;
+    c.getContext("2d").putImageData(new ImageData(new Uint8ClampedArray(rgba.buffer), width, height), 0, 0);
+    c.toBlob((blob) => window.fusionlab.saveBlob(name, blob), "image/png");
+  };
+  window.fusionlab.copyLink = () => {
+    const url = window.location.href;
+    window.fusionlab.lastCopiedLink = url;
+    if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
   };
 
   window.Module = {
     canvas: document.getElementById("canvas"),
+    showError,
     preRun: [
       () => {
         Module.addRunDependency("ui-font");

@@ -15,6 +15,9 @@ void draw_view(State& state) {
     case View::Prefill:
     case View::Decode: DrawPhasePanel(state); break;
     case View::Ablation: DrawAblationPanel(state); break;
+    case View::Passes: DrawPassesPanel(state); break;
+    case View::Roofline: DrawRooflinePanel(state); break;
+    case View::Timeline: DrawTimelinePanel(state); break;
   }
 }
 
@@ -46,6 +49,9 @@ Text ViewTitle(View v) {
     case View::Prefill: return Text::UiTabPrefill;
     case View::Decode: return Text::UiTabDecode;
     case View::Ablation: return Text::UiTabAblation;
+    case View::Passes: return Text::UiTabPasses;
+    case View::Roofline: return Text::UiTabRoofline;
+    case View::Timeline: return Text::UiTabTimeline;
   }
   return Text::UiTabKernels;
 }

@@ -10,12 +10,9 @@ namespace fl::web {
 
 namespace {
 
-ChartRenderer& renderer() {
-  static ChartRenderer instance;
-  static bool ready = instance.Init();
-  (void)ready;
-  return instance;
-}
+ChartRenderer* g_renderer = nullptr;
+
+ChartRenderer& renderer() { return SharedChartRenderer(); }
 
 double total(const Bar& b) {
   double sum = 0;
@@ -61,6 +58,20 @@ struct Canvas {
 };
 
 }  // namespace
+
+ChartRenderer& SharedChartRenderer() {
+  if (!g_renderer) {
+    g_renderer = new ChartRenderer;
+    g_renderer->Init();
+  }
+  return *g_renderer;
+}
+
+void ResetSharedChartRenderer() {
+  // Deliberately leaked: its destructor would delete GL names of the lost
+  // context. A few hundred bytes per context loss.
+  g_renderer = nullptr;
+}
 
 BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -114,7 +125,22 @@ BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
     if (c.horizontal) canvas.rect(p0.x + d, p0.y, p0.x + d + px, p1.y, kChartGrid);
     else canvas.rect(p0.x, p1.y - d - px, p1.x, p1.y - d, kChartGrid);
   }
-  for (size_t i = 0; i < c.bars.size(); ++i) {
+  // More bars than device pixels (a whole model's thousands of kernels): per
+  // pixel column only the tallest bar is drawn, which is what the eye sees
+  // anyway; hover still resolves to the single bar under the mouse.
+  std::vector<size_t> drawn;
+  const bool dense = slot * canvas.scale < 1.0f;
+  if (dense) {
+    long column = -1;
+    for (size_t i = 0; i < c.bars.size(); ++i) {
+      const long col = static_cast<long>(std::floor(slot * static_cast<float>(i) * canvas.scale));
+      if (col != column) drawn.push_back(i), column = col;
+      else if (total(c.bars[i]) > total(c.bars[drawn.back()])) drawn.back() = i;
+    }
+    if (input.hovered >= 0) drawn.push_back(static_cast<size_t>(input.hovered));
+  }
+  for (size_t n_drawn = dense ? drawn.size() : c.bars.size(), j = 0; j < n_drawn; ++j) {
+    const size_t i = dense ? drawn[j] : j;
     const Bar& b = c.bars[i];
     const float s0 = slot * static_cast<float>(i);
     if (b.selected || static_cast<int>(i) == input.hovered) {
@@ -161,8 +187,11 @@ BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
     if (c.horizontal) draw->AddText(at(std::clamp(p0.x + d - ts.x / 2, 0.0f, size.x - ts.x), p1.y + 3), muted, s.c_str());
     else draw->AddText(at(p0.x - ts.x - 5, p1.y - d - ts.y / 2), muted, s.c_str());
   }
-  float widest = 0;
-  for (const Bar& b : c.bars) widest = std::max(widest, ImGui::CalcTextSize(b.label.c_str()).x);
+  // The longest label measures the widest (thousands of bars: one measurement).
+  const Bar* longest = nullptr;
+  for (const Bar& b : c.bars)
+    if (!longest || b.label.size() > longest->label.size()) longest = &b;
+  const float widest = longest ? ImGui::CalcTextSize(longest->label.c_str()).x : 0;
   const size_t every = c.horizontal ? 1 : std::max<size_t>(1, static_cast<size_t>(std::ceil((widest + 6) / slot)));
   for (size_t i = 0; i < c.bars.size(); i += every) {
     const Bar& b = c.bars[i];

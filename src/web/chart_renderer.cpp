@@ -16,6 +16,12 @@ struct Instance {
   float radius;
 };
 
+struct SegmentInstance {
+  float ends[4];
+  ImU32 color;
+  float width;
+};
+
 GLuint compile(GLenum type, const char* source) {
   GLuint shader = glCreateShader(type);
   glShaderSource(shader, 1, &source, nullptr);
@@ -43,6 +49,9 @@ ChartRenderer::~ChartRenderer() {
   glDeleteBuffers(1, &instance_buffer_);
   glDeleteVertexArrays(1, &vertex_array_);
   glDeleteProgram(program_);
+  glDeleteBuffers(1, &segment_buffer_);
+  glDeleteVertexArrays(1, &segment_vertex_array_);
+  glDeleteProgram(segment_program_);
 }
 
 bool ChartRenderer::Init() {
@@ -87,6 +96,42 @@ bool ChartRenderer::Init() {
   glVertexAttribDivisor(3, 1);
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
+
+  // Line segments: their own program, sharing the unit quad.
+  GLuint svs = compile(GL_VERTEX_SHADER, shaders::kSegmentVert);
+  GLuint sfs = compile(GL_FRAGMENT_SHADER, shaders::kSegmentFrag);
+  if (!svs || !sfs) return false;
+  segment_program_ = glCreateProgram();
+  glAttachShader(segment_program_, svs);
+  glAttachShader(segment_program_, sfs);
+  glLinkProgram(segment_program_);
+  glDeleteShader(svs);
+  glDeleteShader(sfs);
+  glGetProgramiv(segment_program_, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    std::fprintf(stderr, "segment shader: link failed\n");
+    return false;
+  }
+  segment_viewport_uniform_ = glGetUniformLocation(segment_program_, "u_viewport");
+  glGenVertexArrays(1, &segment_vertex_array_);
+  glBindVertexArray(segment_vertex_array_);
+  glBindBuffer(GL_ARRAY_BUFFER, corner_buffer_);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glGenBuffers(1, &segment_buffer_);
+  glBindBuffer(GL_ARRAY_BUFFER, segment_buffer_);
+  const GLsizei sstride = sizeof(SegmentInstance);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sstride, reinterpret_cast<void*>(offsetof(SegmentInstance, ends)));
+  glVertexAttribDivisor(1, 1);
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sstride, reinterpret_cast<void*>(offsetof(SegmentInstance, color)));
+  glVertexAttribDivisor(2, 1);
+  glEnableVertexAttribArray(3);
+  glVertexAttribPointer(3, 1, GL_FLOAT, GL_FALSE, sstride, reinterpret_cast<void*>(offsetof(SegmentInstance, width)));
+  glVertexAttribDivisor(3, 1);
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
   return true;
 }
 
@@ -110,6 +155,26 @@ void ChartRenderer::Resize(Target& t, int width, int height) {
 
 ImTextureID ChartRenderer::Render(ImGuiID id, int width, int height, ImU32 background,
                                   const std::vector<Quad>& quads) {
+  static const std::vector<Segment> kNone;
+  return Render(id, width, height, background, quads, kNone);
+}
+
+bool ChartRenderer::ReadPixels(ImGuiID id, std::vector<unsigned char>& rgba, int& width, int& height) {
+  auto it = targets_.find(id);
+  if (it == targets_.end() || !it->second.framebuffer) return false;
+  const Target& t = it->second;
+  width = t.width;
+  height = t.height;
+  rgba.assign(static_cast<size_t>(width) * static_cast<size_t>(height) * 4, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  // Row 0 of the framebuffer is the chart's top row (see quad.vert): already top to bottom.
+  return true;
+}
+
+ImTextureID ChartRenderer::Render(ImGuiID id, int width, int height, ImU32 background,
+                                  const std::vector<Quad>& quads, const std::vector<Segment>& segments) {
   if (width < 1) width = 1;
   if (height < 1) height = 1;
   Target& t = targets_[id];
@@ -130,6 +195,19 @@ ImTextureID ChartRenderer::Render(ImGuiID id, int width, int height, ImU32 backg
   glEnable(GL_BLEND);
   glBlendEquation(GL_FUNC_ADD);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+
+  if (!segments.empty() && segment_program_) {
+    std::vector<SegmentInstance> lines;
+    lines.reserve(segments.size());
+    for (const Segment& sg : segments) lines.push_back({{sg.x0, sg.y0, sg.x1, sg.y1}, sg.color, sg.width});
+    glUseProgram(segment_program_);
+    glUniform2f(segment_viewport_uniform_, static_cast<float>(width), static_cast<float>(height));
+    glBindVertexArray(segment_vertex_array_);
+    glBindBuffer(GL_ARRAY_BUFFER, segment_buffer_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(lines.size() * sizeof(SegmentInstance)), lines.data(),
+                 GL_STREAM_DRAW);
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(lines.size()));
+  }
 
   glUseProgram(program_);
   glUniform2f(viewport_uniform_, static_cast<float>(width), static_cast<float>(height));

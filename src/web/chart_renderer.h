@@ -23,6 +23,14 @@ struct Quad {
   float radius = 0;
 };
 
+// A straight line between two points in the target's pixels (graph edges,
+// roofs, arrows): shaders/segment.vert, shaders/segment.frag.
+struct Segment {
+  float x0, y0, x1, y1;
+  ImU32 color;
+  float width = 1;
+};
+
 class ChartRenderer {
  public:
   ChartRenderer() = default;
@@ -36,6 +44,13 @@ class ChartRenderer {
   // Draws `quads` over `background` into the chart `id`'s texture, sized
   // width × height pixels, and returns the texture for ImGui::Image.
   ImTextureID Render(ImGuiID id, int width, int height, ImU32 background, const std::vector<Quad>& quads);
+  // The same with line segments, drawn under the quads (one more draw call).
+  ImTextureID Render(ImGuiID id, int width, int height, ImU32 background, const std::vector<Quad>& quads,
+                     const std::vector<Segment>& segments);
+
+  // The chart `id`'s last image, RGBA rows top to bottom (glReadPixels of its
+  // framebuffer); false if the chart was never drawn.
+  bool ReadPixels(ImGuiID id, std::vector<unsigned char>& rgba, int& width, int& height);
 
  private:
   struct Target {
@@ -46,6 +61,8 @@ class ChartRenderer {
 
   GLuint program_ = 0, vertex_array_ = 0, corner_buffer_ = 0, instance_buffer_ = 0;
   GLint viewport_uniform_ = -1;
+  GLuint segment_program_ = 0, segment_vertex_array_ = 0, segment_buffer_ = 0;
+  GLint segment_viewport_uniform_ = -1;
   std::unordered_map<ImGuiID, Target> targets_;
 };
 

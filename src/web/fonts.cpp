@@ -16,6 +16,10 @@ const ImWchar kRanges[] = {
 
 }  // namespace
 
+ImFont* g_mono = nullptr;
+
+ImFont* MonoFont() { return g_mono; }
+
 bool Fonts::Update(float pixel_ratio) {
   if (pixel_ratio == pixel_ratio_) return false;
   pixel_ratio_ = pixel_ratio;
@@ -33,6 +37,13 @@ bool Fonts::Update(float pixel_ratio) {
     io.Fonts->AddFontFromMemoryTTF(bytes_.data(), static_cast<int>(bytes_.size()), kFontSizeCss * pixel_ratio, &cfg,
                                    kRanges);
   }
+  // A monospace font for the pseudo-kernels: ImGui's own (ProggyClean, Latin).
+  ImFontConfig mono;
+  mono.SizePixels = 13.0f * pixel_ratio;
+  mono.OversampleH = 1;
+  mono.OversampleV = 1;
+  mono.PixelSnapH = true;
+  g_mono = io.Fonts->AddFontDefault(&mono);
   io.Fonts->Build();
   io.FontGlobalScale = 1.0f / pixel_ratio;
   return true;

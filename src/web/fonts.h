@@ -4,7 +4,12 @@
 
 #include <vector>
 
+struct ImFont;
+
 namespace fl::web {
+
+// ImGui's monospace font (Latin only), for code; nullptr before the first frame.
+ImFont* MonoFont();
 
 class Fonts {
  public:

@@ -10,12 +10,17 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>  // ErrorCheckEndFrameRecover
 
 #include <cfloat>
 #include <cstdio>
+#include <exception>
+#include <stdexcept>
 
 #include "web/app.h"
+#include "web/bar_chart.h"
 #include "web/bindings.h"
+#include "web/explain.h"
 #include "web/fonts.h"
 #include "web/platform.h"
 #include "web/settings.h"
@@ -31,7 +36,10 @@ struct App {
   AppUi ui;
   Fonts fonts{TakeFontBytes()};
   Settings url_settings;  // what the URL shows
+  std::string url_query;  // the query last written, explain keys included
+  ExplainState url_explain;  // the explain keys the URL shows
   int frame = 0;
+  int gl_generation = 0;  // the WebGL context's, see WatchGlContext
 };
 
 // GLFW's mouse is in canvas pixels; ImGui works in CSS pixels and renders at
@@ -63,14 +71,62 @@ void end_frame() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void frame(void* arg) {
-  App& app = *static_cast<App*>(arg);
+// After a lost WebGL context came back: every GL name is gone. ImGui's
+// backend starts over (1.86's DestroyDeviceObjects keeps its buffer sizes, so
+// a full shutdown); it recreates its objects and the font texture on the next
+// NewFrame. The chart renderer is created anew on first use.
+void recreate_gl_resources() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  ResetSharedChartRenderer();
+  ResetExplainRenderer();
+}
+
+// A frame cut short by an exception: close what it opened, so the next frame
+// starts clean.
+void recover_frame() {
+  ImGuiContext* g = ImGui::GetCurrentContext();
+  if (g && g->WithinFrameScope) {
+    ImGui::ErrorCheckEndFrameRecover(nullptr);
+    ImGui::EndFrame();
+  }
+}
+
+void draw_frame(App& app) {
   begin_frame(app);
+  if (!app.state.throw_next_frame.empty()) {
+    std::string message = std::move(app.state.throw_next_frame);
+    app.state.throw_next_frame.clear();
+    throw std::runtime_error(message);
+  }
   DrawApp(app.state, app.ui);
   end_frame();
-  if (app.state.settings != app.url_settings) {
+  if (app.state.settings != app.url_settings || !(Explain() == app.url_explain)) {
     app.url_settings = app.state.settings;
-    ReplaceUrlQuery(FormatQuery(SettingsPairs(app.url_settings)));
+    app.url_explain = Explain();
+    auto pairs = SettingsPairs(app.url_settings);
+    for (auto& pair : ExplainPairs(app.url_settings)) pairs.push_back(std::move(pair));
+    std::string query = FormatQuery(pairs);
+    if (query != app.url_query) ReplaceUrlQuery(app.url_query = query);
+  }
+}
+
+void frame(void* arg) {
+  App& app = *static_cast<App*>(arg);
+  if (GlContextLost()) return;  // nothing can be drawn until it is restored
+  if (const int generation = GlContextGeneration(); generation != app.gl_generation) {
+    app.gl_generation = generation;
+    recreate_gl_resources();
+  }
+  // A bug in a panel must not leave a dead canvas: show its message.
+  try {
+    draw_frame(app);
+  } catch (const std::exception& e) {
+    recover_frame();
+    ShowErrorPanel(e.what());
+  } catch (...) {
+    recover_frame();
+    ShowErrorPanel("unknown C++ exception");
   }
   // ImGui sizes tables and windows on their first frame and shows them on
   // the next: the second frame is the first complete one.
@@ -103,11 +159,15 @@ int main() {
   ApplyTheme(1.0f);
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
   InstallWheelFix(app.window);
+  WatchGlContext();
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
-  InitState(app.state, UrlQuery(), BrowserLanguage());
+  InitState(app.state, TakeExplainKeys(UrlQuery()), BrowserLanguage());
   app.url_settings = app.state.settings;
-  ReplaceUrlQuery(FormatQuery(SettingsPairs(app.url_settings)));
+  auto pairs = SettingsPairs(app.url_settings);
+  for (auto& pair : ExplainPairs(app.url_settings)) pairs.push_back(std::move(pair));
+  ReplaceUrlQuery(app.url_query = FormatQuery(pairs));
   BindApi(app.state);
+  BindExplain(app.state);
   RunMainLoop(frame, &app);
 }

@@ -3,6 +3,7 @@
 
 #include "web/bar_chart.h"
 #include "core/units.h"
+#include "web/explain.h"
 #include "web/panels.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -31,6 +32,51 @@ BarChart ratio_chart(const AblationResult& r, bool training, float label_w, Lang
   return chart;
 }
 
+std::string ablation_csv(const AblationResult& r) {
+  std::string out = CsvRow({"table", "setting", "column_1", "column_2"});
+  for (const AblationRow& row : r.rows)
+    out += CsvRow({"paper", row.setting, std::to_string(row.inference), std::to_string(row.training)});
+  for (const OurAblationRow& row : r.ours)
+    out += CsvRow({"ours", row.setting, std::to_string(row.prefill), std::to_string(row.decode)});
+  return out;
+}
+
+// Our compiler's switches, turned off one at a time, as bars on the paper's
+// axis: prefill and decode of the Llama layer, computed by our model.
+void draw_ours(const AblationResult& r, double axis_max, float label_w, Lang lang) {
+  if (r.ours.empty()) return;
+  ImGui::Spacing();
+  ImGui::TextWrapped("%s", r.ours_title.c_str());
+  TextMuted(Tx(Text::UiAblationOurs, lang));
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
+  const float line = ImGui::GetFrameHeightWithSpacing();
+  const float height = std::max(line * 1.1f * static_cast<float>(r.ours.size()) + line * 1.6f, 160.0f);
+  const float plot_w = (avail - gap - label_w) / 2;  // label_w: the paper's table's, so 1.0× lines up
+  for (int column = 0; column < 2; ++column) {
+    if (column) ImGui::SameLine(0, gap);
+    ImGui::BeginGroup();
+    const bool decode = column == 1;
+    const std::string heading = r.ours_columns.size() > 2 ? r.ours_columns[decode ? 2 : 1] : std::string(decode ? "decode" : "prefill");
+    if (!decode) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
+    ImGui::TextUnformatted(heading.c_str());
+    BarChart chart;
+    chart.horizontal = true;
+    chart.format_value = format_ratio_axis;
+    chart.value_label = fmt_ratio;
+    chart.reference = 1.0;
+    chart.reference_label = Tx(Text::UiAblationEager, lang);
+    chart.label_width = decode ? 0 : label_w;
+    chart.axis_max = axis_max;
+    for (const OurAblationRow& row : r.ours) {
+      double v = decode ? row.decode : row.prefill;
+      chart.bars.push_back({decode ? std::string{} : row.setting, {{v, v < 1.0 ? kChartReference : IM_COL32(60, 150, 90, 255)}}});
+    }
+    DrawBarChart(decode ? "ours_decode" : "ours_prefill", chart, ImVec2(decode ? plot_w : plot_w + label_w, height));
+    ImGui::EndGroup();
+  }
+}
+
 }  // namespace
 
 void DrawAblationPanel(State& state) {
@@ -38,6 +84,7 @@ void DrawAblationPanel(State& state) {
   const Lang lang = state.settings.lang;
   ImGui::TextWrapped("%s", r.title.c_str());
   TextMuted(r.source + " " + Tx(Text::UiAblationPublished, lang));
+  DrawExportRow("ablation_export", ablation_csv(r), 0, r.raw, "fusionlab-ablation", lang);
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
@@ -45,10 +92,12 @@ void DrawAblationPanel(State& state) {
   const float height = std::max(line * 1.1f * static_cast<float>(r.rows.size()) + line * 1.6f, 160.0f);
   float label_w = 0;
   for (const AblationRow& row : r.rows) label_w = std::max(label_w, ImGui::CalcTextSize(row.setting.c_str()).x);
+  for (const OurAblationRow& row : r.ours) label_w = std::max(label_w, ImGui::CalcTextSize(row.setting.c_str()).x);
   label_w = std::min(label_w + 10, avail * 0.3f);
   const float plot_w = (avail - gap - label_w) / 2;
-  double axis_max = 0;  // one scale for both columns, so bars compare across them
+  double axis_max = 0;  // one scale for both columns and both tables, so bars compare across them
   for (const AblationRow& row : r.rows) axis_max = std::max({axis_max, row.inference, row.training});
+  for (const OurAblationRow& row : r.ours) axis_max = std::max({axis_max, row.prefill, row.decode});
   for (int column = 0; column < 2; ++column) {
     if (column) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
@@ -61,6 +110,7 @@ void DrawAblationPanel(State& state) {
     DrawBarChart(training ? "training" : "inference", chart, ImVec2(training ? plot_w : plot_w + label_w, height));
     ImGui::EndGroup();
   }
+  draw_ours(r, axis_max, label_w, lang);
   DrawObservations(r.observations, lang);
 }
 

@@ -1,6 +1,15 @@
-// [SECTION] Sidebar: language, the model of the current view, the hardware.
+// [SECTION] Sidebar: language, the configuration of the current view (model
+// preset, sizes, layers, batch, dtypes), the GPU preset and its numbers.
+//
+// Every input produces key=value pairs (the CLI's option names) that go
+// through the core's config_from_settings (EditConfig): a refused value stays
+// in its input, red, with the core's message under it, and the last valid
+// results stay on screen.
+#include <cstdio>
+#include <span>
 #include <string>
 
+#include "core/presets.h"
 #include "web/panels.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -9,81 +18,126 @@ namespace fl::web {
 
 namespace {
 
-Text preset_text(Preset p) {
-  switch (p) {
-    case Preset::Small: return Text::UiPresetSmall;
-    case Preset::Llama8B: return Text::UiPresetLlama;
-    case Preset::Custom: return Text::UiPresetCustom;
-  }
-  return Text::UiPresetCustom;
+constexpr const char* kActDtypes[] = {"bf16", "fp16", "fp32"};  // fp8: weights only
+constexpr const char* kWeightDtypes[] = {"bf16", "fp16", "fp8", "fp32"};
+
+void tooltip(const std::string& text) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 22);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
 }
 
 // A label on the left, the input filling the rest of the row; the frame turns
-// red while the core refuses this field.
+// red while the core refuses this field, and its message follows the row.
 template <typename F>
-bool labelled(const char* label, bool refused, F&& input) {
+void labelled(const char* label, const char* key, const InputError& error, F&& input) {
+  const bool refused = error.field == key;
   const float label_w = ImGui::GetContentRegionAvail().x * 0.56f;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-1);
   if (refused) ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(1.0f, 0.80f, 0.80f, 1.0f));
-  bool changed = input();
+  input();
   if (refused) ImGui::PopStyleColor();
-  return changed;
+  if (refused) TextError(error.message);
 }
 
-bool int_input(const char* label, const char* key, int64_t& value, const InputError& error) {
-  return labelled(label, error.field == key, [&] {
-    return ImGui::InputScalar((std::string("##") + key).c_str(), ImGuiDataType_S64, &value);
+// A number as text: what the user typed is sent as it is, the core parses it.
+void number_input(State& state, const Workload& w, const char* label, const char* key, const InputError& error) {
+  labelled(label, key, error, [&] {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s", w.Value(key).c_str());
+    if (ImGui::InputText((std::string("##") + key).c_str(), buf, sizeof buf, ImGuiInputTextFlags_CharsScientific))
+      EditConfig(state, {{key, buf}});
   });
 }
 
-// Edits `value` (in SI units) as value / unit, e.g. FLOP/s as TFLOP/s.
-bool real_input(const char* label, const char* key, double& value, double unit, const InputError& error) {
-  double shown = value / unit;
-  bool changed = labelled(label, error.field == key, [&] {
-    return ImGui::InputDouble((std::string("##") + key).c_str(), &shown, 0, 0, "%.6g");
-  });
-  if (changed) value = shown * unit;
-  return changed;
-}
-
-void draw_model_inputs(Workload& w, View view, const InputError& error, Lang lang) {
-  const float combo_w = ImGui::GetContentRegionAvail().x;
-  ImGui::SetNextItemWidth(combo_w);
-  if (ImGui::BeginCombo("##preset", Tx(preset_text(w.preset), lang))) {
-    for (Preset p : kPresets) {
-      if (ImGui::Selectable(Tx(preset_text(p), lang), p == w.preset)) {
-        w.preset = p;
-        if (auto m = PresetModel(p)) w.model = *m;
-      }
+void dtype_input(State& state, const Workload& w, const char* label, const char* key, const InputError& error) {
+  labelled(label, key, error, [&] {
+    const std::string current = w.Value(key);
+    if (!ImGui::BeginCombo((std::string("##") + key).c_str(), current.c_str())) return;
+    const bool act = std::string(key) == "dtype";
+    for (const char* d : act ? std::span<const char* const>(kActDtypes) : std::span<const char* const>(kWeightDtypes)) {
+      if (!ImGui::Selectable(d, current == d)) continue;
+      // "dtype" alone sets both (as --dtype does): keep the weights' choice.
+      if (std::string(key) == "dtype") EditConfig(state, {{"dtype", d}, {"weights_dtype", w.Value("weights_dtype")}});
+      else EditConfig(state, {{key, d}});
     }
     ImGui::EndCombo();
-  }
-  bool edited = false;
-  edited |= int_input(Tx(Text::UiHidden, lang), "d", w.model.d, error);
-  edited |= int_input(Tx(Text::UiHeads, lang), "heads", w.model.H, error);
-  edited |= int_input(Tx(Text::UiKvHeads, lang), "kv_heads", w.model.G, error);
-  edited |= int_input(Tx(Text::UiHeadDim, lang), "head_dim", w.model.dh, error);
-  edited |= int_input(Tx(Text::UiFfn, lang), "ffn", w.model.f, error);
-  if (edited) {
-    w.preset = Preset::Custom;
-    for (Preset p : kPresets)
-      if (PresetModel(p) == w.model) w.preset = p;
-  }
-  int_input(Tx(Text::UiTokens, lang), "tokens", w.tokens, error);
-  if (view != View::Kernels) int_input(Tx(Text::UiKvLen, lang), "kv_len", w.kv_len, error);
+  });
 }
 
-void draw_hardware_inputs(Hardware& hw, const InputError& error, Lang lang) {
-  real_input(Tx(Text::UiMatmulTflops, lang), "matmul_tflops", hw.matmul_flops, 1e12, error);
-  real_input(Tx(Text::UiOtherTflops, lang), "other_tflops", hw.other_flops, 1e12, error);
-  real_input(Tx(Text::UiBandwidth, lang), "bandwidth_tbs", hw.bandwidth, 1e12, error);
-  real_input(Tx(Text::UiLaunch, lang), "launch_us", hw.launch, 1e-6, error);
-  ImGui::BeginDisabled(hw == kH100);
-  if (ImGui::Button(Tx(Text::UiResetH100, lang))) hw = kH100;
-  ImGui::EndDisabled();
+std::string model_label(const ModelPreset& m, Lang lang) {
+  return m.key == "small" ? std::string(Tx(Text::UiPresetSmall, lang)) : std::string(m.name);
+}
+
+void draw_model_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {
+  const AnalysisConfig& c = w.config;
+  const ModelPreset* current = find_model(c.model_key);
+  const std::string shown = current ? model_label(*current, lang) : Tx(Text::UiPresetCustom, lang);
+  labelled(Tx(Text::UiModelPreset, lang), "model", error, [&] {
+    if (ImGui::BeginCombo("##model", shown.c_str())) {
+      for (const ModelPreset& m : model_presets()) {
+        if (ImGui::Selectable(model_label(m, lang).c_str(), current == &m)) EditConfig(state, {{"model", std::string(m.key)}});
+        tooltip(tr(Text::UiSourceTip, lang, {std::string(m.source)}));
+      }
+      ImGui::Selectable(Tx(Text::UiPresetCustom, lang), !current);
+      ImGui::EndCombo();
+    }
+    if (current) tooltip(tr(Text::UiSourceTip, lang, {std::string(current->source)}));
+  });
+  labelled(Tx(Text::UiLayers, lang), "layers", error, [&] {
+    const std::string whole = tr(Text::UiWholeModel, lang, {std::to_string(c.layers)});
+    if (ImGui::BeginCombo("##layers", c.whole_model ? whole.c_str() : Tx(Text::UiOneLayer, lang))) {
+      if (ImGui::Selectable(Tx(Text::UiOneLayer, lang), !c.whole_model)) EditConfig(state, {{"layers", "one"}});
+      if (ImGui::Selectable(whole.c_str(), c.whole_model)) EditConfig(state, {{"layers", "all"}});
+      ImGui::EndCombo();
+    }
+  });
+  number_input(state, w, Tx(Text::UiHidden, lang), "d", error);
+  number_input(state, w, Tx(Text::UiHeads, lang), "heads", error);
+  number_input(state, w, Tx(Text::UiKvHeads, lang), "kv_heads", error);
+  number_input(state, w, Tx(Text::UiHeadDim, lang), "head_dim", error);
+  number_input(state, w, Tx(Text::UiFfn, lang), "ffn", error);
+  number_input(state, w, Tx(Text::UiTokens, lang), "tokens", error);
+  if (ViewDemo(state.settings.view) != 1) number_input(state, w, Tx(Text::UiKvLen, lang), "kv_len", error);
+  number_input(state, w, Tx(Text::UiBatch, lang), "batch", error);
+  dtype_input(state, w, Tx(Text::UiActDtype, lang), "dtype", error);
+  dtype_input(state, w, Tx(Text::UiWeightsDtype, lang), "weights_dtype", error);
+}
+
+void draw_hardware_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {
+  const HardwarePreset* current = find_hardware(w.config.hardware_key);
+  labelled(Tx(Text::UiGpu, lang), "hardware", error, [&] {
+    if (ImGui::BeginCombo("##hardware", current ? std::string(current->name).c_str() : Tx(Text::UiPresetCustom, lang))) {
+      for (const HardwarePreset& h : hardware_presets()) {
+        if (ImGui::Selectable(std::string(h.name).c_str(), current == &h)) EditConfig(state, {{"hardware", std::string(h.key)}});
+        tooltip(tr(Text::UiSourceTip, lang, {std::string(h.source)}));
+      }
+      ImGui::Selectable(Tx(Text::UiPresetCustom, lang), !current);
+      ImGui::EndCombo();
+    }
+    if (current) tooltip(tr(Text::UiSourceTip, lang, {std::string(current->source)}));
+  });
+  if (current) TextMuted(Tx(Text::UiPresetNumbers, lang));
+  number_input(state, w, Tx(Text::UiMatmulTflops, lang), "matmul_tflops", error);
+  number_input(state, w, Tx(Text::UiOtherTflops, lang), "other_tflops", error);
+  number_input(state, w, Tx(Text::UiBandwidth, lang), "bandwidth_tbs", error);
+  number_input(state, w, Tx(Text::UiMemoryGb, lang), "memory_gb", error);
+  number_input(state, w, Tx(Text::UiLaunch, lang), "launch_us", error);
+  number_input(state, w, Tx(Text::UiGraphLaunch, lang), "graph_launch_us", error);
+}
+
+bool shown_key(const std::string& field) {
+  for (const char* k : {"model", "layers", "d", "heads", "kv_heads", "head_dim", "ffn", "tokens", "kv_len", "batch",
+                        "dtype", "weights_dtype", "hardware", "matmul_tflops", "other_tflops", "bandwidth_tbs",
+                        "memory_gb", "launch_us", "graph_launch_us"})
+    if (field == k) return true;
+  return false;
 }
 
 }  // namespace
@@ -96,18 +150,20 @@ void DrawConfigPanel(State& state) {
   if (ImGui::Button(Tx(Text::UiLanguage, lang))) s.lang = lang == Lang::Zh ? Lang::En : Lang::Zh;
   if (!state.url_warning.empty()) TextError(state.url_warning);
 
-  const InputError& error = ActiveError(state);
-  SectionHeading(Tx(Text::UiModelFor, lang));
-  if (Workload* w = ActiveWorkload(s)) {
-    draw_model_inputs(*w, s.view, error, lang);
-  } else {
+  const Workload* w = ActiveWorkload(s);
+  if (!w) {
+    SectionHeading(Tx(Text::UiModelFor, lang));
     TextMuted(Tx(Text::UiAblationNoInputs, lang));
+    return;
   }
+  const InputError error = ActiveError(state);  // a copy: inputs may change it
+  SectionHeading(Tx(Text::UiModelFor, lang));
+  draw_model_inputs(state, *w, error, lang);
   SectionHeading(Tx(Text::UiHardware, lang));
-  draw_hardware_inputs(s.hw, error, lang);
-  if (!error.message.empty() && s.view != View::Ablation) {
+  draw_hardware_inputs(state, *w, error, lang);
+  if (!error.message.empty()) {
     ImGui::Spacing();
-    TextError(error.message);
+    if (!shown_key(error.field)) TextError(error.message);
     TextMuted(Tx(Text::UiKeptLastResults, lang));
   }
 }

@@ -7,7 +7,7 @@ namespace fl::web {
 namespace {
 
 std::string workload_summary(const Workload& w) {
-  const LayerCfg& m = w.model;
+  const LayerCfg& m = w.config.model;
   return "d=" + std::to_string(m.d) + " H=" + std::to_string(m.H) + " G=" + std::to_string(m.G) +
          " dh=" + std::to_string(m.dh) + " f=" + std::to_string(m.f);
 }
@@ -20,8 +20,8 @@ void DrawEmbedStrip(State& state) {
   std::string line = std::string("Fusion Lab · ") + Tx(ViewTitle(s.view), lang);
   if (const Workload* w = ActiveWorkload(s)) {
     line += " · " + workload_summary(*w);
-    if (s.view == View::Decode) line += " S=" + std::to_string(w->kv_len);
-    else line += " T=" + std::to_string(w->tokens);
+    if (s.view == View::Decode) line += " S=" + std::to_string(w->config.kv_len);
+    else line += " T=" + std::to_string(w->config.tokens);
   }
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(line.c_str());

@@ -1,5 +1,7 @@
 // [SECTION] Demo 1: the partition of one small layer, kernel by kernel.
 #include "core/units.h"
+#include "web/explain.h"
+#include "web/fonts.h"
 #include "web/panels.h"
 #include "web/widgets.h"
 
@@ -58,6 +60,32 @@ void draw_kernel_details(const KernelRow& k, Lang lang) {
     ImGui::TextWrapped("%s", why.c_str());
   }
   ImGui::EndTable();
+  if (k.code.empty()) return;
+  // The pseudo-kernel: loads, on-chip computation, stores, in a monospace block.
+  SectionHeading(tr(Text::UiKernelCode, lang, {std::to_string(k.index)}));
+  int lines = 1;
+  for (char c : k.code) lines += c == '\n';
+  ImFont* mono = MonoFont();
+  const float line_h = mono ? mono->FontSize * ImGui::GetIO().FontGlobalScale : ImGui::GetTextLineHeight();
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.96f, 0.97f, 0.98f, 1));
+  ImGui::BeginChild("code", ImVec2(0, line_h * static_cast<float>(lines) + 12), true, ImGuiWindowFlags_HorizontalScrollbar);
+  if (mono) ImGui::PushFont(mono);
+  ImGui::TextUnformatted(k.code.c_str());
+  if (mono) ImGui::PopFont();
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+  RecordWidget("kernel_code");
+}
+
+std::string kernels_csv(const KernelsResult& r) {
+  std::string out = CsvRow({"index", "kind", "label", "nodes", "reads_bytes", "writes_bytes", "flops", "t_seconds", "ends"});
+  for (const KernelRow& k : r.kernels) {
+    std::string ends;
+    for (const std::string& e : k.ends) ends += (ends.empty() ? "" : " | ") + e;
+    out += CsvRow({std::to_string(k.index), k.kind, k.label, std::to_string(k.nodes), std::to_string(k.reads),
+                   std::to_string(k.writes), std::to_string(k.flops), std::to_string(k.t), ends});
+  }
+  return out;
 }
 
 }  // namespace
@@ -70,6 +98,7 @@ void DrawKernelsPanel(State& state) {
 
   DrawViewHeader(r.title, lang);
   ImGui::TextWrapped("%s", r.summary.c_str());
+  DrawExportRow("kernels_export", kernels_csv(r), 0, r.raw, "fusionlab-kernels", lang);
   draw_kernel_table(r, selected, lang);
   if (selected >= 0) draw_kernel_details(r.kernels[static_cast<size_t>(selected)], lang);
   else TextMuted(Tx(Text::UiSelectKernel, lang));

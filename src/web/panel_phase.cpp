@@ -18,7 +18,7 @@ double overhead_per_kernel(const PartitionRow& p) {
 }
 
 // The seed's table: prefill compares speed, decode the share of fixed cost.
-void draw_partition_table(const PhaseResult& r, bool decode, int& chosen, Lang lang) {
+void draw_partition_table(const PhaseResult& r, const PhaseInfo& info, bool decode, int& chosen, Lang lang) {
   const int columns = decode ? 10 : 8;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH |
                                 ImGuiTableFlags_SizingFixedFit;
@@ -35,7 +35,7 @@ void draw_partition_table(const PhaseResult& r, bool decode, int& chosen, Lang l
   }
   ImGui::TableSetupColumn(Tx(Text::UiColWithOverhead, lang));
   ImGui::TableSetupColumn(Tx(Text::UiColSpeedup, lang));
-  if (decode) ImGui::TableSetupColumn(tr(Text::UiColTokensPerS, lang, {std::to_string(AnalysisConfig{}.layers)}).c_str());
+  if (decode) ImGui::TableSetupColumn(tr(Text::UiColTokensPerS, lang, {std::to_string(info.layers)}).c_str());
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < r.partitions.size(); ++i) {
     const PartitionRow& p = r.partitions[i];
@@ -77,18 +77,38 @@ void draw_partition_table(const PhaseResult& r, bool decode, int& chosen, Lang l
 }
 
 // One bar per kernel: roofline time in the kind's colour, the fixed cost on
-// top in a lighter shade.
-void draw_kernel_chart(const PartitionRow& p, int number, float width, float height, Lang lang) {
-  const double overhead = overhead_per_kernel(p);
+// top in a lighter shade. A whole model has thousands of kernels: the chart
+// (and its legend) is built once per result, not per frame, and drawn as one
+// instanced batch by the chart renderer.
+struct KernelChartCache {
+  const PartitionRow* partition = nullptr;
+  int generation = -1;
   BarChart chart;
-  chart.format_value = format_time_axis;
+  std::vector<std::string> kinds;
+};
+
+const KernelChartCache& kernel_chart(const PartitionRow& p, int generation) {
+  static KernelChartCache cache;
+  if (cache.partition == &p && cache.generation == generation) return cache;
+  cache.partition = &p;
+  cache.generation = generation;
+  cache.chart = BarChart{};
+  cache.chart.format_value = format_time_axis;
+  const double overhead = overhead_per_kernel(p);
+  cache.chart.bars.reserve(p.kernel_list.size());
   for (const KernelRow& k : p.kernel_list) {
     ImU32 color = KindColor(k.kind);
-    chart.bars.push_back({std::to_string(k.index), {{k.t, color}, {overhead, Lighter(color)}}});
+    cache.chart.bars.push_back({std::to_string(k.index), {{k.t, color}, {overhead, Lighter(color)}}});
   }
+  cache.kinds = KindsOf(p.kernel_list);
+  return cache;
+}
+
+void draw_kernel_chart(const PartitionRow& p, const KernelChartCache& cache, int number, float width, float height,
+                       Lang lang) {
   ImGui::TextUnformatted(tr(Text::UiChartKernels, lang, {std::to_string(number)}).c_str());
-  BarChartInput in = DrawBarChart("kernel_chart", chart, ImVec2(width, height));
-  if (in.hovered >= 0) KernelTooltip(p.kernel_list[static_cast<size_t>(in.hovered)], overhead, lang);
+  BarChartInput in = DrawBarChart("kernel_chart", cache.chart, ImVec2(width, height));
+  if (in.hovered >= 0) KernelTooltip(p.kernel_list[static_cast<size_t>(in.hovered)], overhead_per_kernel(p), lang);
 }
 
 void draw_totals_chart(const PhaseResult& r, int& chosen, float width, float height, Lang lang) {
@@ -149,8 +169,14 @@ void DrawPhasePanel(State& state) {
   int& chosen = state.settings.partition;
   chosen = std::clamp(chosen, 0, static_cast<int>(r.partitions.size()) - 1);
 
+  const PhaseInfo& info = decode ? state.results.decode_info : state.results.prefill_info;
   DrawViewHeader(r.title, lang);
-  draw_partition_table(r, decode, chosen, lang);
+  draw_partition_table(r, info, decode, chosen, lang);
+  // Weights + KV cache against the GPU's memory; red when it does not fit.
+  if (!info.memory_text.empty()) {
+    if (info.memory_fits) ImGui::TextWrapped("%s", info.memory_text.c_str());
+    else TextError(info.memory_text);
+  }
   TextMuted(Tx(Text::UiChartHint, lang));
 
   const PartitionRow& p = r.partitions[static_cast<size_t>(chosen)];
@@ -159,13 +185,14 @@ void DrawPhasePanel(State& state) {
   const float height = std::clamp(ImGui::GetIO().DisplaySize.y * 0.3f, 130.0f, 280.0f);
   const float kernels_w = (avail - gap) * 0.68f;
   ImGui::BeginGroup();
-  draw_kernel_chart(p, chosen + 1, kernels_w, height, lang);
+  const KernelChartCache& cache = kernel_chart(p, state.results_generation);
+  draw_kernel_chart(p, cache, chosen + 1, kernels_w, height, lang);
   ImGui::EndGroup();
   ImGui::SameLine(0, gap);
   ImGui::BeginGroup();
   draw_totals_chart(r, chosen, avail - gap - kernels_w, height, lang);
   ImGui::EndGroup();
-  DrawKindLegend(KindsOf(p.kernel_list), lang, true);
+  DrawKindLegend(cache.kinds, lang, true);
 
   if (!r.slowest.empty()) draw_slowest(r.slowest, lang);
   DrawObservations(r.observations, lang);

@@ -1,6 +1,10 @@
 // The page's panels, one file each. Each reads and edits only the State.
 #pragma once
 
+#include <imgui.h>
+
+#include <string>
+
 #include "web/state.h"
 
 namespace fl::web {
@@ -10,6 +14,15 @@ void DrawEmbedStrip(State& state);     // embed mode: one slim line instead of t
 void DrawKernelsPanel(State& state);   // demo 1: the small layer's partition
 void DrawPhasePanel(State& state);     // demos 2 and 3: four partitions, prefill or decode
 void DrawAblationPanel(State& state);  // demo 4: the PyTorch 2 paper's ablation
+void DrawPassesPanel(State& state);    // demo 1's stages: the pass timeline, each stage's graph
+void DrawGraphPanel(State& state, ImVec2 size);  // the shown stage's graph (pan, zoom, select)
+void DrawRooflinePanel(State& state);  // demos 2/3: each kernel of a partition on the roofline
+void DrawTimelinePanel(State& state);  // demos 2/3: a partition's kernels on a time axis
+
+ImGuiID GraphChartId();
+// The roofline's and timeline's prefill/decode and partition choosers; the phase shown.
+const PhaseResult& DrawPhaseChooser(State& state);
+std::string PartitionCsv(const PartitionRow& p);  // a partition's kernels as CSV  // the graph's chart texture (PNG export)
 
 // The view's tab label.
 Text ViewTitle(View v);

@@ -54,6 +54,27 @@ EM_JS(void, js_signal_ready, (), {
   if (Module.onReady) Module.onReady();
 });
 
+EM_JS(void, js_watch_gl_context, (), {
+  const canvas = Module.canvas;
+  Module.glLost = false;
+  Module.glGeneration = 0;
+  canvas.addEventListener("webglcontextlost", (event) => {
+    event.preventDefault();  // without this the browser never restores the context
+    Module.glLost = true;
+  }, false);
+  canvas.addEventListener("webglcontextrestored", () => {
+    Module.glLost = false;
+    Module.glGeneration += 1;
+  }, false);
+});
+
+EM_JS(int, js_gl_context_lost, (), { return Module.glLost ? 1 : 0; });
+EM_JS(int, js_gl_context_generation, (), { return Module.glGeneration | 0; });
+
+EM_JS(void, js_show_error_panel, (const char* message), {
+  if (Module.showError) Module.showError(UTF8ToString(message));
+});
+
 // Chrome reports 100 px per wheel notch (DOM_DELTA_PIXEL).
 constexpr double kPixelsPerNotch = 100.0;
 
@@ -88,6 +109,11 @@ std::vector<unsigned char> TakeFontBytes() {
 }
 
 void SignalReady() { js_signal_ready(); }
+
+void WatchGlContext() { js_watch_gl_context(); }
+bool GlContextLost() { return js_gl_context_lost() != 0; }
+int GlContextGeneration() { return js_gl_context_generation(); }
+void ShowErrorPanel(const std::string& message) { js_show_error_panel(message.c_str()); }
 
 void InstallWheelFix(GLFWwindow* window) { glfwSetScrollCallback(window, wheel_callback); }
 

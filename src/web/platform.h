@@ -39,6 +39,17 @@ void SignalReady();
 // up. Installs a scroll callback that converts, then feeds ImGui.
 void InstallWheelFix(GLFWwindow* window);
 
+// WebGL context loss: the canvas's webglcontextlost / webglcontextrestored
+// events. While lost, frames draw nothing; each restore bumps the generation,
+// and the GL resources (ImGui's backend, the chart renderers) are recreated.
+void WatchGlContext();
+bool GlContextLost();
+int GlContextGeneration();
+
+// An HTML panel over the canvas with the message of a C++ exception that
+// escaped a frame (the page keeps running; the panel can be dismissed).
+void ShowErrorPanel(const std::string& message);
+
 // Calls `frame` once per browser animation frame, forever; does not return.
 [[noreturn]] void RunMainLoop(void (*frame)(void*), void* arg);
 

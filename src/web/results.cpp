@@ -26,7 +26,61 @@ KernelRow parse_kernel(const json& k) {
   r.flops = k.at("flops").get<double>();
   r.t = k.at("t").get<double>();
   if (k.contains("ends"))
-    for (const json& e : k["ends"]) r.ends.push_back(e.at("text").get<std::string>());
+    for (const json& e : k["ends"]) {
+      r.ends.push_back(e.at("text").get<std::string>());
+      r.end_consumers.push_back(e.contains("consumer") && e["consumer"].is_number() ? e["consumer"].get<int>() : -1);
+    }
+  if (k.contains("code")) r.code = k["code"].get<std::string>();
+  return r;
+}
+
+// Elements of the shape at the end of a node's text, "... : (16, 128)"; a
+// scalar "()" is 1.
+double shape_elements(const std::string& text) {
+  const size_t colon = text.rfind(" : (");
+  if (colon == std::string::npos) return 0;
+  double n = 1;
+  for (size_t i = colon + 4; i < text.size() && text[i] != ')';) {
+    if (text[i] >= '0' && text[i] <= '9') {
+      size_t end = i;
+      double v = 0;
+      while (end < text.size() && text[end] >= '0' && text[end] <= '9') v = v * 10 + (text[end++] - '0');
+      n *= v;
+      i = end;
+    } else {
+      ++i;
+    }
+  }
+  return n;
+}
+
+double dtype_bytes(const std::string& dtype) {
+  if (dtype == "fp32" || dtype == "f32") return 4;
+  if (dtype == "fp8" || dtype == "int8") return 1;
+  return 2;
+}
+
+StageRow parse_stage(const json& st, double elem_bytes) {
+  StageRow r;
+  r.name = st.at("stage").get<std::string>();
+  r.node_count = st.at("node_count").get<int>();
+  r.rewrites = st.value("rewrites", 0);
+  r.added = st.value("added", 0);
+  r.rewritten = st.value("rewritten", 0);
+  if (st.contains("removed")) r.removed = strings(st["removed"]);
+  for (const json& n : st.at("nodes")) {
+    GraphNode g;
+    g.id = n.at("id").get<int>();
+    g.op = n.at("op").get<std::string>();
+    g.text = n.at("text").get<std::string>();
+    for (const json& i : n.at("inputs")) g.inputs.push_back(i.get<int>());
+    g.view = n.value("view", false);
+    g.source = n.value("source", false);
+    g.change = n.value("change", std::string{});
+    g.kernel = n.value("kernel", -1);
+    g.bytes = shape_elements(g.text) * elem_bytes;
+    r.nodes.push_back(std::move(g));
+  }
   return r;
 }
 
@@ -44,6 +98,11 @@ KernelsResult ParseKernels(const json& j) {
   r.summary = j.at("summary").get<std::string>();
   r.kernels = parse_kernels(j.at("kernels"));
   r.observations = strings(j.at("observations"));
+  if (j.contains("stages")) {
+    const double elem = dtype_bytes(j.at("config").value("dtype", std::string("bf16")));
+    for (const json& st : j["stages"]) r.stages.push_back(parse_stage(st, elem));
+  }
+  r.raw = j;
   return r;
 }
 
@@ -67,6 +126,13 @@ PhaseResult ParsePhase(const json& j) {
   }
   if (j.contains("slowest")) r.slowest = parse_kernels(j["slowest"]);
   r.observations = strings(j.at("observations"));
+  const json& hw = j.at("config").at("hw");
+  r.hw.matmul_flops = hw.at("matmul_flops").get<double>();
+  r.hw.other_flops = hw.at("other_flops").get<double>();
+  r.hw.bandwidth = hw.at("bandwidth").get<double>();
+  r.hw.launch = hw.at("launch").get<double>();
+  r.hw.graph_launch = hw.value("graph_launch", r.hw.launch);
+  r.raw = j;
   return r;
 }
 
@@ -79,6 +145,14 @@ AblationResult ParseAblation(const json& j) {
     r.rows.push_back({row.at("setting").get<std::string>(), row.at("inference").get<double>(),
                       row.at("training").get<double>()});
   r.observations = strings(j.at("observations"));
+  if (j.contains("ours")) {
+    const json& o = j["ours"];
+    r.ours_title = o.value("title", std::string{});
+    if (o.contains("columns")) r.ours_columns = strings(o["columns"]);
+    for (const json& row : o.at("rows"))
+      r.ours.push_back({row.at("setting").get<std::string>(), row.at("prefill").get<double>(), row.at("decode").get<double>()});
+  }
+  r.raw = j;
   return r;
 }
 

@@ -17,6 +17,26 @@ struct KernelRow {
   std::vector<std::string> node_list;
   double reads = 0, writes = 0, flops = 0, t = 0;  // bytes, bytes, FLOPs, seconds
   std::vector<std::string> ends;                    // why each tensor it writes leaves the chip
+  std::vector<int> end_consumers;                   // the consumer kernel of each entry of `ends`
+  std::string code;                                 // demo 1: the Triton-like pseudo-kernel
+};
+
+// Demo 1: one node of the graph after a pipeline stage.
+struct GraphNode {
+  int id = 0;
+  std::string op, text;
+  std::vector<int> inputs;
+  bool view = false, source = false;
+  std::string change;  // "", "added", "rewritten"
+  int kernel = -1;     // last stage only: the kernel that runs it
+  double bytes = 0;    // the tensor's size in HBM (shape in `text` × activation dtype)
+};
+
+struct StageRow {
+  std::string name;
+  int node_count = 0, rewrites = 0, added = 0, rewritten = 0;
+  std::vector<std::string> removed;
+  std::vector<GraphNode> nodes;
 };
 
 // Demo 1: one small layer's partition.
@@ -25,6 +45,13 @@ struct KernelsResult {
   std::string summary;  // unfused vs fused: kernels and bytes
   std::vector<KernelRow> kernels;
   std::vector<std::string> observations;
+  std::vector<StageRow> stages;  // traced .. fold_norm_weight
+  nlohmann::json raw;            // the whole analysis, for export
+};
+
+// The hardware of a phase's roofline (config.hw).
+struct HardwareRow {
+  double matmul_flops = 0, other_flops = 0, bandwidth = 0, launch = 0, graph_launch = 0;
 };
 
 struct PartitionRow {
@@ -41,11 +68,19 @@ struct PhaseResult {
   std::vector<PartitionRow> partitions;
   std::vector<KernelRow> slowest;  // prefill only
   std::vector<std::string> observations;
+  HardwareRow hw;
+  nlohmann::json raw;  // the whole analysis, for export
 };
 
 struct AblationRow {
   std::string setting;
   double inference = 0, training = 0;  // geometric-mean speed-up over eager
+};
+
+// Demo 4's `ours`: our compiler's switches, speed-up over eager per phase.
+struct OurAblationRow {
+  std::string setting;
+  double prefill = 0, decode = 0;
 };
 
 // Demo 4: the PyTorch 2 paper's Table 4 (published figures, with their source).
@@ -54,6 +89,10 @@ struct AblationResult {
   std::vector<std::string> columns;
   std::vector<AblationRow> rows;
   std::vector<std::string> observations;
+  std::string ours_title;
+  std::vector<std::string> ours_columns;
+  std::vector<OurAblationRow> ours;
+  nlohmann::json raw;  // the whole analysis, for export
 };
 
 KernelsResult ParseKernels(const nlohmann::json& j);

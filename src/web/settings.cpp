@@ -1,32 +1,17 @@
 #include "web/settings.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/presets.h"
+
 namespace fl::web {
 
 namespace {
-
-using Pairs = std::vector<std::pair<std::string, std::string>>;
-
-std::optional<int64_t> parse_int(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  char* end = nullptr;
-  long long v = std::strtoll(s.c_str(), &end, 10);
-  if (*end != '\0') return std::nullopt;
-  return v;
-}
-
-std::optional<double> parse_real(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
 
 // The shortest decimal that reads back as the same double.
 std::string format_real(double v) {
@@ -75,98 +60,103 @@ std::string url_encode(std::string_view s) {
   return out;
 }
 
-// The hardware keys, in the units people quote them in.
-struct HardwareKey {
-  const char* key;
-  double Hardware::*field;
-  double unit;
-};
-constexpr HardwareKey kHardwareKeys[] = {
-    {"matmul_tflops", &Hardware::matmul_flops, 1e12},
-    {"other_tflops", &Hardware::other_flops, 1e12},
-    {"bandwidth_tbs", &Hardware::bandwidth, 1e12},
-    {"launch_us", &Hardware::launch, 1e-6},
-};
+constexpr std::string_view kModelKeys[] = {"d", "heads", "kv_heads", "head_dim", "ffn"};
+constexpr std::string_view kHardwareKeys[] = {"matmul_tflops", "other_tflops", "bandwidth_tbs",
+                                              "launch_us",     "graph_launch_us", "memory_gb"};
+constexpr std::string_view kPageKeys[] = {"view", "embed", "partition", "kernel"};
 
-struct ModelKey {
-  const char* key;
-  int64_t LayerCfg::*field;
-};
-constexpr ModelKey kModelKeys[] = {
-    {"d", &LayerCfg::d},   {"heads", &LayerCfg::H}, {"kv_heads", &LayerCfg::G},
-    {"head_dim", &LayerCfg::dh}, {"ffn", &LayerCfg::f},
-};
-
-Preset matching_preset(const LayerCfg& m) {
-  for (Preset p : kPresets)
-    if (PresetModel(p) == m) return p;
-  return Preset::Custom;
+template <size_t N>
+bool one_of(std::string_view key, const std::string_view (&keys)[N]) {
+  return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
 }
 
-// Applies one key to the settings; false when the key or value is invalid.
-bool apply_pair(Settings& s, const std::string& key, const std::string& value) {
-  Workload* w = ActiveWorkload(s);
-  if (key == "view") {
-    for (View v : kViews)
-      if (value == ViewKey(v)) return s.view = v, true;
-    return false;
-  }
-  if (key == "lang") {
-    if (value == "zh" || value == "en") return s.lang = value == "zh" ? Lang::Zh : Lang::En, true;
-    return false;
-  }
-  if (key == "embed") {
-    if (value == "1" || value == "true") return s.embed = true, true;
-    if (value == "0" || value == "false") return s.embed = false, true;
-    return false;
-  }
-  if (key == "model") {
-    if (!w) return false;
-    for (Preset p : kPresets) {
-      if (value != PresetKey(p)) continue;
-      w->preset = p;
-      if (auto m = PresetModel(p)) w->model = *m;
-      return true;
+bool has_key(const Pairs& pairs, std::string_view key) {
+  return std::any_of(pairs.begin(), pairs.end(), [&](const Setting& p) { return p.first == key; });
+}
+
+void erase_key(Pairs& pairs, std::string_view key) {
+  std::erase_if(pairs, [&](const Setting& p) { return p.first == key; });
+}
+
+std::string value_of(const Pairs& pairs, std::string_view key) {
+  for (const auto& [k, v] : pairs)
+    if (k == key) return v;
+  return "";
+}
+
+// Links made before the presets had their published names.
+std::string model_alias(const std::string& v) { return v == "llama8b" ? "llama-3.1-8b" : v; }
+
+// `changes` over `base`. Presets first: a model replaces the numbers it sets
+// (and a whole model takes the new model's layer count), a GPU its peaks; a
+// number given without its preset makes the configuration custom.
+Pairs overlay(const Pairs& base, const Pairs& changes) {
+  Pairs out = base;
+  const bool model_given = has_key(changes, "model"), hardware_given = has_key(changes, "hardware");
+  for (const auto& [k, v] : changes) {
+    if (k == "model") {
+      for (std::string_view m : kModelKeys) erase_key(out, m);
+      if (has_key(out, "layers") && value_of(out, "layers") != "one") erase_key(out, "layers"), out.emplace_back("layers", "all");
+    } else if (k == "hardware") {
+      for (std::string_view h : kHardwareKeys) erase_key(out, h);
     }
-    return false;
   }
-  for (const ModelKey& mk : kModelKeys) {
-    if (key != mk.key) continue;
-    auto v = parse_int(value);
-    if (!w || !v) return false;
-    w->model.*mk.field = *v;
-    w->preset = matching_preset(w->model);
-    return true;
+  for (const auto& [k, raw] : changes) {
+    std::string v = k == "model" ? model_alias(raw) : raw;
+    if (one_of(k, kModelKeys) && !model_given) erase_key(out, "model");
+    if (one_of(k, kHardwareKeys) && !hardware_given) erase_key(out, "hardware");
+    if (k == "dtype" && !has_key(changes, "weights_dtype")) erase_key(out, "weights_dtype");  // as --dtype: both
+    erase_key(out, k);
+    // "custom" names no preset: the numbers that follow (or the current ones) stand.
+    if ((k == "model" || k == "hardware") && v == "custom") continue;
+    out.emplace_back(k, v);
   }
-  if (key == "tokens" || key == "kv_len") {
-    auto v = parse_int(value);
-    if (!w || !v) return false;
-    (key == "tokens" ? w->tokens : w->kv_len) = *v;
-    return true;
-  }
-  for (const HardwareKey& hk : kHardwareKeys) {
-    if (key != hk.key) continue;
-    auto v = parse_real(value);
-    if (!v) return false;
-    s.hw.*hk.field = *v * hk.unit;
-    return true;
-  }
-  if (key == "partition" || key == "kernel") {
-    auto v = parse_int(value);
-    if (!v || *v < (key == "kernel" ? -1 : 0) || *v > 1000000) return false;
-    (key == "partition" ? s.partition : s.kernel) = static_cast<int>(*v);
-    return true;
-  }
-  return false;
+  return out;
 }
 
-bool is_numeric_key(const std::string& key) {
-  if (key == "tokens" || key == "kv_len" || key == "partition" || key == "kernel") return true;
-  for (const ModelKey& mk : kModelKeys)
-    if (key == mk.key) return true;
-  for (const HardwareKey& hk : kHardwareKeys)
-    if (key == hk.key) return true;
-  return false;
+// The canonical pairs of a valid configuration, without what a preset implies.
+Pairs canonical(const AnalysisConfig& c) {
+  Pairs out;
+  const bool model = c.model_key != "custom", hardware = c.hardware_key != "custom";
+  for (auto& [k, v] : settings_of(c)) {
+    if (k == "demo" || k == "lang") continue;
+    if (model && one_of(k, kModelKeys)) continue;
+    if (hardware && one_of(k, kHardwareKeys)) continue;
+    out.emplace_back(std::move(k), std::move(v));
+  }
+  return out;
+}
+
+std::optional<int64_t> parse_int(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (*end != '\0') return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_real(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+int page_int(const std::string& key, const std::string& value, int lo, int hi) {
+  auto v = parse_int(value);
+  if (!v) throw ConfigError(key, Text::ErrNotInteger, {key, value});
+  if (*v < lo || *v > hi) throw ConfigError(key, Text::ErrRange, {key, value, std::to_string(hi)});
+  return static_cast<int>(*v);
+}
+
+View view_of(const std::string& key, const std::string& value) {
+  std::string names;
+  for (View v : kViews) {
+    if (key == "view" ? value == ViewKey(v) : value == std::to_string(ViewDemo(v))) return v;
+    names += (names.empty() ? "" : ", ") + (key == "view" ? std::string(ViewKey(v)) : std::to_string(ViewDemo(v)));
+  }
+  throw ConfigError(key, Text::ErrUnknownChoice, {key, value, key == "view" ? names : "1, 2, 3, 4"});
 }
 
 }  // namespace
@@ -177,87 +167,105 @@ std::string_view ViewKey(View v) {
     case View::Prefill: return "prefill";
     case View::Decode: return "decode";
     case View::Ablation: return "ablation";
+    case View::Passes: return "passes";
+    case View::Roofline: return "roofline";
+    case View::Timeline: return "timeline";
   }
   return "";
 }
 
-int ViewDemo(View v) { return static_cast<int>(v) + 1; }
-
-std::string_view PresetKey(Preset p) {
-  switch (p) {
-    case Preset::Small: return "small";
-    case Preset::Llama8B: return "llama8b";
-    case Preset::Custom: return "custom";
+int ViewDemo(View v) {
+  switch (v) {
+    case View::Passes: return 1;
+    case View::Roofline: return 2;
+    case View::Timeline: return 3;
+    default: return static_cast<int>(v) + 1;
   }
-  return "";
 }
 
-std::optional<LayerCfg> PresetModel(Preset p) {
-  switch (p) {
-    case Preset::Small: return kSmallCfg;
-    case Preset::Llama8B: return kLlama8B;
-    case Preset::Custom: return std::nullopt;
-  }
-  return std::nullopt;
+Workload Workload::Default(int demo) {
+  Workload w;
+  w.demo = demo;
+  w.config = AnalysisConfig::for_demo(demo);
+  w.pairs = canonical(w.config);
+  return w;
 }
 
-Workload Settings::DefaultWorkload(View v) {
-  const AnalysisConfig seed = AnalysisConfig::for_demo(ViewDemo(v));
-  return {v == View::Kernels ? Preset::Small : Preset::Llama8B, seed.model, seed.tokens, seed.kv_len};
+std::string Workload::Value(std::string_view key) const {
+  if (has_key(pairs, key)) return value_of(pairs, key);
+  return value_of(settings_of(config), key);
 }
 
 Workload* ActiveWorkload(Settings& s) {
-  switch (s.view) {
-    case View::Kernels: return &s.kernels_workload;
-    case View::Prefill:
-    case View::Decode: return &s.layer_workload;
-    case View::Ablation: return nullptr;
+  switch (ViewDemo(s.view)) {
+    case 1: return &s.kernels_workload;
+    case 2:
+    case 3: return &s.layer_workload;
+    default: return nullptr;
   }
-  return nullptr;
 }
 
 const Workload* ActiveWorkload(const Settings& s) { return ActiveWorkload(const_cast<Settings&>(s)); }
 
 AnalysisConfig MakeAnalysisConfig(const Settings& s, int demo) {
-  AnalysisConfig cfg = AnalysisConfig::for_demo(demo);
-  const Workload& w = demo == 1 ? s.kernels_workload : s.layer_workload;
-  cfg.model = w.model;
-  cfg.tokens = w.tokens;
-  cfg.kv_len = w.kv_len;
-  cfg.hw = s.hw;
+  AnalysisConfig cfg = (demo == 1 ? s.kernels_workload : s.layer_workload).config;
+  cfg.demo = demo;
   cfg.lang = s.lang;
   return cfg;
 }
 
-bool IsHardwareKey(std::string_view key) {
-  for (const HardwareKey& hk : kHardwareKeys)
-    if (key == hk.key) return true;
-  return false;
+void ApplyConfig(Workload& w, const Pairs& pairs, Lang lang) {
+  Pairs merged = overlay(w.pairs, pairs);
+  try {
+    AnalysisConfig c = config_from_settings(merged, w.demo);
+    c.lang = lang;
+    w.config = std::move(c);
+    w.pairs = canonical(w.config);
+  } catch (const ConfigError&) {
+    w.pairs = std::move(merged);
+    throw;
+  }
 }
 
-std::vector<std::string> ApplySettings(Settings& s, const Pairs& pairs) {
-  std::vector<std::string> rejected;
+bool IsPageKey(std::string_view key) { return one_of(key, kPageKeys); }
+
+void ApplySettings(Settings& s, const Pairs& pairs) {
+  Settings next = s;
   for (const auto& [key, value] : pairs)
-    if (key == "view" && !apply_pair(s, key, value)) rejected.push_back(key + "=" + value);
-  for (const auto& [key, value] : pairs)
-    if (key != "view" && !apply_pair(s, key, value)) rejected.push_back(key + "=" + value);
-  return rejected;
+    if (key == "view" || key == "demo") next.view = view_of(key, value);
+  Pairs config;
+  for (const auto& [key, value] : pairs) {
+    if (key == "view" || key == "demo") continue;
+    if (key == "lang") {
+      if (value != "zh" && value != "en") throw ConfigError(key, Text::ErrUnknownChoice, {key, value, "zh, en"});
+      next.lang = value == "zh" ? Lang::Zh : Lang::En;
+    } else if (key == "embed") {
+      if (value != "1" && value != "0" && value != "true" && value != "false")
+        throw ConfigError(key, Text::ErrUnknownChoice, {key, value, "0, 1"});
+      next.embed = value == "1" || value == "true";
+    } else if (key == "partition") {
+      next.partition = page_int(key, value, 0, 1000000);
+    } else if (key == "kernel") {
+      next.kernel = page_int(key, value, -1, 1000000);
+    } else {
+      config.emplace_back(key, value);
+    }
+  }
+  if (!config.empty()) {
+    Workload* w = ActiveWorkload(next);
+    if (!w) w = &next.layer_workload;  // the ablation's observations use the layer's
+    ApplyConfig(*w, config, next.lang);
+  }
+  s = std::move(next);
 }
 
 Pairs SettingsPairs(const Settings& s) {
   Pairs out{{"view", std::string(ViewKey(s.view))}, {"lang", s.lang == Lang::Zh ? "zh" : "en"}};
   if (s.embed) out.emplace_back("embed", "1");
-  if (const Workload* w = ActiveWorkload(s)) {
-    out.emplace_back("model", std::string(PresetKey(w->preset)));
-    if (w->preset == Preset::Custom)
-      for (const ModelKey& mk : kModelKeys) out.emplace_back(mk.key, std::to_string(w->model.*mk.field));
-    out.emplace_back("tokens", std::to_string(w->tokens));
-    if (s.view != View::Kernels) out.emplace_back("kv_len", std::to_string(w->kv_len));
-  }
-  if (s.view != View::Ablation && s.hw != kH100)
-    for (const HardwareKey& hk : kHardwareKeys) out.emplace_back(hk.key, format_real(s.hw.*hk.field / hk.unit));
-  if (s.view == View::Prefill || s.view == View::Decode) out.emplace_back("partition", std::to_string(s.partition));
-  if (s.view == View::Kernels && s.kernel >= 0) out.emplace_back("kernel", std::to_string(s.kernel));
+  if (const Workload* w = ActiveWorkload(s)) out.insert(out.end(), w->pairs.begin(), w->pairs.end());
+  if (ViewDemo(s.view) == 2 || ViewDemo(s.view) == 3) out.emplace_back("partition", std::to_string(s.partition));
+  if ((ViewDemo(s.view) == 1 || s.view == View::Roofline || s.view == View::Timeline) && s.kernel >= 0)
+    out.emplace_back("kernel", std::to_string(s.kernel));
   return out;
 }
 
@@ -292,7 +300,7 @@ Pairs JsonPairs(const nlohmann::json& obj) {
     else if (value.is_boolean()) out.emplace_back(key, value.get<bool>() ? "1" : "0");
     else if (value.is_number_integer()) out.emplace_back(key, std::to_string(value.get<int64_t>()));
     else if (value.is_number()) out.emplace_back(key, format_real(value.get<double>()));
-    else out.emplace_back(key, value.dump());
+    else out.emplace_back(key, value.dump());  // the core names the key and shows the value
   }
   return out;
 }
@@ -300,53 +308,12 @@ Pairs JsonPairs(const nlohmann::json& obj) {
 nlohmann::json PairsJson(const Pairs& pairs) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [key, value] : pairs) {
-    if (!is_numeric_key(key)) out[key] = value;
+    if (key == "embed") out[key] = value == "1";
     else if (auto i = parse_int(value)) out[key] = *i;
-    else out[key] = parse_real(value).value_or(0.0);
+    else if (auto r = parse_real(value); r && key != "model" && key != "hardware") out[key] = *r;
+    else out[key] = value;
   }
-  if (out.contains("embed")) out["embed"] = true;
   return out;
-}
-
-AnalysisConfig AnalysisConfigFromJson(const nlohmann::json& config) {
-  if (!config.is_object()) throw std::invalid_argument("analyze(config): config must be an object");
-  int demo = AnalysisConfig{}.demo;
-  if (config.contains("demo")) {
-    const nlohmann::json& d = config["demo"];
-    if (!d.is_number_integer() || d.get<int>() < 1 || d.get<int>() > 4)
-      throw std::invalid_argument("analyze(config): demo must be 1, 2, 3 or 4");
-    demo = d.get<int>();
-  }
-  // As the CLI does: the demo's own defaults, overridden by the given keys.
-  AnalysisConfig cfg = AnalysisConfig::for_demo(demo);
-  for (const auto& [key, value] : config.items()) {
-    if (key == "demo") continue;
-    if (key == "lang") {
-      if (value != "zh" && value != "en") throw std::invalid_argument("analyze(config): lang must be \"zh\" or \"en\"");
-      cfg.lang = value == "zh" ? Lang::Zh : Lang::En;
-      continue;
-    }
-    bool known = false;
-    for (const ModelKey& mk : kModelKeys) {
-      if (key != mk.key) continue;
-      if (!value.is_number_integer()) throw std::invalid_argument("analyze(config): " + key + " must be an integer");
-      cfg.model.*mk.field = value.get<int64_t>();
-      known = true;
-    }
-    if (key == "tokens" || key == "kv_len" || key == "layers") {
-      if (!value.is_number_integer()) throw std::invalid_argument("analyze(config): " + key + " must be an integer");
-      (key == "tokens" ? cfg.tokens : key == "kv_len" ? cfg.kv_len : cfg.layers) = value.get<int64_t>();
-      known = true;
-    }
-    for (const HardwareKey& hk : kHardwareKeys) {
-      if (key != hk.key) continue;
-      if (!value.is_number()) throw std::invalid_argument("analyze(config): " + key + " must be a number");
-      cfg.hw.*hk.field = value.get<double>() * hk.unit;
-      known = true;
-    }
-    if (!known) throw std::invalid_argument("analyze(config): unknown key \"" + key + "\"");
-  }
-  return cfg;
 }
 
 }  // namespace fl::web

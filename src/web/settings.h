@@ -1,82 +1,90 @@
-// What the user chose: the view, the models, the hardware, the language.
+// What the user chose: the view, the language, and for each workload a
+// configuration as key=value pairs.
 //
-// Settings are the page's whole state: they round-trip through the URL query
-// and through window.fusionlab.getState()/setState(), with the same keys as
-// the CLI's options (d, heads, kv_heads, head_dim, ffn, tokens, kv_len,
-// matmul_tflops, other_tflops, bandwidth_tbs, launch_us).
+// Configurations have one way in, the core's fl::config_from_settings
+// (core/settings.h): the URL query, setState(), analyze(config) and the
+// sidebar all produce key=value pairs with the CLI's option names (demo, lang,
+// model, hardware, d, heads, kv_heads, head_dim, ffn, layers, tokens, kv_len,
+// batch, dtype, weights_dtype, matmul_tflops, other_tflops, bandwidth_tbs,
+// launch_us, graph_launch_us, memory_gb) and the core validates them. The
+// page's own keys (view, embed, partition, kernel) are handled here.
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/analysis.h"
+#include "core/settings.h"
 
 namespace fl::web {
 
-enum class View { Kernels, Prefill, Decode, Ablation };  // demos 1..4
-inline constexpr View kViews[] = {View::Kernels, View::Prefill, View::Decode, View::Ablation};
-std::string_view ViewKey(View v);  // "kernels", "prefill", "decode", "ablation"
-int ViewDemo(View v);              // 1..4
+// Demos 1..4, then the explain views: the pass timeline with its graph (demo
+// 1's stages), the roofline (demos 2/3) and the kernel timeline (demos 2/3).
+enum class View { Kernels, Prefill, Decode, Ablation, Passes, Roofline, Timeline };
+inline constexpr View kViews[] = {View::Kernels, View::Prefill, View::Decode, View::Ablation,
+                                  View::Passes,  View::Roofline, View::Timeline};
+std::string_view ViewKey(View v);  // "kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline"
+int ViewDemo(View v);              // 1..4: the demo whose workload the view shows
 
-enum class Preset { Small, Llama8B, Custom };
-inline constexpr Preset kPresets[] = {Preset::Small, Preset::Llama8B, Preset::Custom};
-std::string_view PresetKey(Preset p);  // "small", "llama8b", "custom"
-std::optional<LayerCfg> PresetModel(Preset p);
+using Pairs = std::vector<Setting>;
 
-// A model and its sequence lengths. Demo 1 has its own (the seed's small
-// layer); demos 2 and 3 share one (the Llama-3.1-8B layer), which demo 4's
+// One configuration the page shows: demo 1 has its own (the seed's small
+// layer), demos 2 and 3 share one (a Llama layer or model), which demo 4's
 // observations also use.
 struct Workload {
-  Preset preset;
-  LayerCfg model;
-  int64_t tokens;  // T, prefill
-  int64_t kv_len;  // S, decode
-  bool operator==(const Workload&) const = default;
+  int demo = 2;         // the demo whose defaults the pairs override (1 or 2)
+  Pairs pairs;          // as entered, without demo and lang; canonical when valid
+  AnalysisConfig config;  // the last valid configuration (lang: the page's)
+  bool operator==(const Workload& o) const { return demo == o.demo && pairs == o.pairs; }
+
+  static Workload Default(int demo);
+  // The value shown for `key`: the entered one, else the valid config's.
+  std::string Value(std::string_view key) const;
 };
 
 struct Settings {
   View view = View::Kernels;
   Lang lang = Lang::Zh;
   bool embed = false;
-  Workload kernels_workload = DefaultWorkload(View::Kernels);
-  Workload layer_workload = DefaultWorkload(View::Prefill);
-  Hardware hw = kH100;
+  Workload kernels_workload = Workload::Default(1);
+  Workload layer_workload = Workload::Default(2);
   int partition = 2;  // demos 2 and 3: the partition whose kernels are charted
   int kernel = -1;    // demo 1: the selected kernel, -1 for none
   bool operator==(const Settings&) const = default;
-
-  static Workload DefaultWorkload(View v);
 };
 
 // The workload the view shows; nullptr for the ablation (published data).
 Workload* ActiveWorkload(Settings& s);
 const Workload* ActiveWorkload(const Settings& s);
 
-// The analysis request for a demo under these settings.
+// The analysis request for a demo under these settings (always valid).
 AnalysisConfig MakeAnalysisConfig(const Settings& s, int demo);
 
-// Applies key=value pairs (URL query or setState). Unknown keys and invalid
-// values are skipped and described in the returned messages; `view` is
-// applied first, so model keys go to that view's workload.
-std::vector<std::string> ApplySettings(Settings& s, const std::vector<std::pair<std::string, std::string>>& pairs);
+// Applies configuration pairs to a workload through the core. On success the
+// pairs become canonical and `config` the new configuration; on ConfigError
+// (rethrown) the entered pairs stay, so the input shows what was typed, and
+// `config` keeps the last valid configuration. A preset (model, hardware)
+// replaces the numbers it sets; a number edited by hand makes it custom.
+void ApplyConfig(Workload& w, const Pairs& pairs, Lang lang);
 
-bool IsHardwareKey(std::string_view key);
+// Applies key=value pairs (URL query, setState): the page's keys and, for the
+// view's workload, the configuration keys. `view` (or `demo`) is applied
+// first. All or nothing: throws ConfigError naming the first invalid key.
+void ApplySettings(Settings& s, const Pairs& pairs);
+
+// True for the keys the page keeps (view, embed, partition, kernel).
+bool IsPageKey(std::string_view key);
 
 // The state as key=value pairs: every key needed to reproduce the view.
-std::vector<std::pair<std::string, std::string>> SettingsPairs(const Settings& s);
+Pairs SettingsPairs(const Settings& s);
 
-std::vector<std::pair<std::string, std::string>> ParseQuery(std::string_view query);
-std::string FormatQuery(const std::vector<std::pair<std::string, std::string>>& pairs);
+Pairs ParseQuery(std::string_view query);
+std::string FormatQuery(const Pairs& pairs);
 
-// A JSON object (getState/setState, analyze configs) as key=value pairs.
-std::vector<std::pair<std::string, std::string>> JsonPairs(const nlohmann::json& obj);
-nlohmann::json PairsJson(const std::vector<std::pair<std::string, std::string>>& pairs);
-
-// window.fusionlab.analyze(config): the CLI's option keys plus `demo`.
-// Throws ConfigError / std::invalid_argument on an invalid config.
-AnalysisConfig AnalysisConfigFromJson(const nlohmann::json& config);
+// A JSON object (getState/setState, analyze configs) as key=value pairs, and back.
+Pairs JsonPairs(const nlohmann::json& obj);
+nlohmann::json PairsJson(const Pairs& pairs);
 
 }  // namespace fl::web

@@ -11,59 +11,108 @@ namespace {
 template <typename F>
 void guarded(InputError& error, Lang lang, F&& compute) {
   try {
-    compute();
-    error = {};
+    compute();  // a valid edit clears the error (EditConfig)
   } catch (const ConfigError& e) {
-    std::string field = e.field;
-    for (char& c : field)
-      if (c == '-') c = '_';
-    error = {field, e.message(lang)};
+    error = ErrorOf(e, lang);
   } catch (const std::exception& e) {
     error = {"", e.what()};
   }
 }
 
+PhaseInfo info_of(const nlohmann::json& j) {
+  PhaseInfo info;
+  if (j.contains("memory")) {
+    info.memory_text = j["memory"].value("text", "");
+    info.memory_fits = j["memory"].value("fits", true);
+  }
+  const nlohmann::json& c = j.at("config");
+  info.layers = c.value("layers", int64_t{32});
+  info.whole_model = c.value("whole_model", false);
+  return info;
+}
+
+Workload& workload_of(Settings& s) {
+  Workload* w = ActiveWorkload(s);
+  return w ? *w : s.layer_workload;
+}
+
 }  // namespace
+
+InputError ErrorOf(const ConfigError& e, Lang lang) {
+  std::string field = e.field;
+  for (char& c : field)
+    if (c == '-') c = '_';
+  return {field, e.message(lang)};
+}
+
+// What a group of demos was computed for: its configuration and the language.
+std::string computed_key(const Settings& s, const Workload& w) {
+  return FormatQuery(settings_of(w.config)) + (s.lang == Lang::Zh ? "&zh" : "&en");
+}
 
 void Recompute(State& state) {
   const Settings& s = state.settings;
   Results& r = state.results;
-  guarded(state.kernels_error, s.lang, [&] {
-    r.kernels = ParseKernels(analyze(MakeAnalysisConfig(s, 1)));
-  });
-  guarded(state.layer_error, s.lang, [&] {
-    PhaseResult prefill = ParsePhase(analyze(MakeAnalysisConfig(s, 2)));
-    r.decode = ParsePhase(analyze(MakeAnalysisConfig(s, 3)));
-    r.prefill = std::move(prefill);
-  });
-  InputError ablation_error;
-  guarded(ablation_error, s.lang, [&] { r.ablation = ParseAblation(analyze(MakeAnalysisConfig(s, 4))); });
-  state.ablation_error = ablation_error.message;
+  // Only what the view shows, and only if its configuration changed: a whole
+  // model takes a while, and the other demos follow when their view opens.
+  const int demo = ViewDemo(s.view);
+  if (demo == 1 && state.computed_kernels != computed_key(s, s.kernels_workload)) {
+    state.computed_kernels = computed_key(s, s.kernels_workload);
+    guarded(state.kernels_error, s.lang, [&] { r.kernels = ParseKernels(analyze(MakeAnalysisConfig(s, 1))); });
+  }
+  if ((demo == 2 || demo == 3) && state.computed_layer != computed_key(s, s.layer_workload)) {
+    state.computed_layer = computed_key(s, s.layer_workload);
+    guarded(state.layer_error, s.lang, [&] {
+      nlohmann::json prefill = analyze(MakeAnalysisConfig(s, 2));
+      nlohmann::json decode = analyze(MakeAnalysisConfig(s, 3));
+      PhaseResult prefill_r = ParsePhase(prefill), decode_r = ParsePhase(decode);
+      r.prefill_info = info_of(prefill);
+      r.decode_info = info_of(decode);
+      r.prefill = std::move(prefill_r);
+      r.decode = std::move(decode_r);
+    });
+  }
+  if (demo == 4 && state.computed_ablation != computed_key(s, s.layer_workload)) {
+    state.computed_ablation = computed_key(s, s.layer_workload);
+    InputError ablation_error;
+    guarded(ablation_error, s.lang, [&] { r.ablation = ParseAblation(analyze(MakeAnalysisConfig(s, 4))); });
+    state.ablation_error = ablation_error.message;
+  }
   state.computed = s;
   state.has_results = true;
+  ++state.results_generation;
 }
 
 void InitState(State& state, std::string_view query, std::string_view browser_language) {
   Settings& s = state.settings;
   s.lang = browser_language.substr(0, 2) == "zh" ? Lang::Zh : Lang::En;
-  std::vector<std::string> ignored = ApplySettings(s, ParseQuery(query));
-  Recompute(state);
-  // Each round puts back the default of what the core refused (a model and
-  // the hardware may both be wrong): at most three rounds.
-  const Settings defaults;
-  auto fall_back = [&](const InputError& error, Workload& w, const Workload& default_w) {
-    if (error.message.empty()) return false;
-    ignored.push_back(error.message);
-    if (IsHardwareKey(error.field)) s.hw = defaults.hw;
-    else w = default_w;
-    return true;
-  };
-  for (int round = 0; round < 3; ++round) {
-    bool kernels = fall_back(state.kernels_error, s.kernels_workload, defaults.kernels_workload);
-    bool layer = fall_back(state.layer_error, s.layer_workload, defaults.layer_workload);
-    if (!kernels && !layer) break;
-    Recompute(state);
+  Pairs pairs = ParseQuery(query);
+  std::vector<std::string> ignored;
+  // The language first, so that messages about the rest are in it.
+  for (const auto& [k, v] : pairs)
+    if (k == "lang" && (v == "zh" || v == "en")) s.lang = v == "zh" ? Lang::Zh : Lang::En;
+  for (size_t round = 0, rounds = pairs.size() + 1; round < rounds; ++round) {
+    try {
+      ApplySettings(s, pairs);
+      break;
+    } catch (const ConfigError& e) {
+      ignored.push_back(e.message(s.lang));
+      std::string field = ErrorOf(e, s.lang).field;
+      const size_t before = pairs.size();
+      std::erase_if(pairs, [&](const Setting& p) { return p.first == field; });
+      // A combination (H and G) may name a key the URL did not give: drop
+      // the whole configuration, keep the page's keys.
+      auto model_size = [](const Setting& p) {
+        for (const char* k : {"model", "d", "heads", "kv_heads", "head_dim", "ffn"})
+          if (p.first == k) return true;
+        return false;
+      };
+      if (pairs.size() == before) std::erase_if(pairs, model_size);  // H given, G named
+      if (pairs.size() == before)
+        std::erase_if(pairs, [](const Setting& p) { return !IsPageKey(p.first) && p.first != "lang"; });
+    }
   }
+  Recompute(state);
   if (ignored.empty()) return;
   std::string list;
   for (const std::string& item : ignored) list += (list.empty() ? "" : "; ") + item;
@@ -71,12 +120,23 @@ void InitState(State& state, std::string_view query, std::string_view browser_la
 }
 
 bool NeedsRecompute(const Settings& a, const Settings& b) {
-  return a.kernels_workload != b.kernels_workload || a.layer_workload != b.layer_workload || a.hw != b.hw ||
-         a.lang != b.lang;
+  return a.lang != b.lang || a.view != b.view || settings_of(a.kernels_workload.config) != settings_of(b.kernels_workload.config) ||
+         settings_of(a.layer_workload.config) != settings_of(b.layer_workload.config);
 }
 
 const InputError& ActiveError(const State& state) {
-  return state.settings.view == View::Kernels ? state.kernels_error : state.layer_error;
+  return ViewDemo(state.settings.view) == 1 ? state.kernels_error : state.layer_error;
+}
+
+void EditConfig(State& state, const Pairs& pairs) {
+  const bool kernels = ViewDemo(state.settings.view) == 1;
+  InputError& error = kernels ? state.kernels_error : state.layer_error;
+  try {
+    ApplyConfig(workload_of(state.settings), pairs, state.settings.lang);
+    error = {};
+  } catch (const ConfigError& e) {
+    error = ErrorOf(e, state.settings.lang);
+  }
 }
 
 }  // namespace fl::web

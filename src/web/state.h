@@ -15,11 +15,20 @@ struct InputError {
   std::string message;  // in the page's language
 };
 
+// What demos 2 and 3 say beyond the partitions: memory capacity, model size.
+struct PhaseInfo {
+  std::string memory_text;  // weights + KV cache against the GPU's memory
+  bool memory_fits = true;
+  int64_t layers = 32;      // tokens/s is over this many layers
+  bool whole_model = false;
+};
+
 struct Results {
   KernelsResult kernels;    // demo 1
   PhaseResult prefill;      // demo 2
   PhaseResult decode;       // demo 3
   AblationResult ablation;  // demo 4
+  PhaseInfo prefill_info, decode_info;
 };
 
 struct State {
@@ -27,25 +36,37 @@ struct State {
   Settings computed;  // the settings `results` were last computed for
   Results results;
   bool has_results = false;
+  int results_generation = 0;
+  std::string computed_kernels, computed_layer, computed_ablation;  // what each demo group was computed for  // bumped by each Recompute (caches of drawn results)
   InputError kernels_error, layer_error;  // demo 1's workload, demos 2 and 3's
   std::string ablation_error;
   std::string url_warning;                // URL values that were ignored
+  std::string throw_next_frame;           // tests: the next frame throws this
 };
 
 // Settings from the URL query over the defaults (language: the query's, else
-// the browser's), then the first results. Values the core refuses are
-// reported in url_warning and replaced by the defaults, so the page always
-// starts with results.
+// the browser's), then the first results. A key the core refuses is dropped
+// (its message goes into url_warning) and the rest applied, so the page
+// always starts with results.
 void InitState(State& state, std::string_view query, std::string_view browser_language);
 
 // Whether the results depend on what changed between a and b.
 bool NeedsRecompute(const Settings& a, const Settings& b);
 
-// Recomputes every demo from state.settings, in this frame. A workload the
+// Recomputes, in this frame, the demos the view shows whose configuration
+// changed (the others when their view opens). A workload the
 // core refuses keeps its previous results and records the error.
 void Recompute(State& state);
 
 // The error for the workload the current view shows.
 const InputError& ActiveError(const State& state);
+
+// The sidebar's edits: key=value pairs for the view's workload, validated by
+// the core. A refused value stays in the input, with its message in the
+// workload's error; the last valid results stay on screen.
+void EditConfig(State& state, const Pairs& pairs);
+
+// A ConfigError as the page shows it, in `lang`.
+InputError ErrorOf(const ConfigError& e, Lang lang);
 
 }  // namespace fl::web

@@ -13,10 +13,20 @@ export function launch() {
 
 // Opens `url`, waits for window.fusionlab.ready and a few more frames.
 // Console errors and page errors are collected into `errors`.
-export async function openPage(browser, url, { width, height, deviceScaleFactor = 1, errors = [] } = {}) {
+// Every request the page makes goes into `requests` (URLs); CSP violations
+// are collected into window.__cspViolations and reported as errors.
+export async function openPage(browser, url, { width, height, deviceScaleFactor = 1, errors = [], requests = [] } = {}) {
   const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor });
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("request", (r) => requests.push(r.url()));
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (e) => {
+      window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`);
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
   await page.goto(url);
   await page.evaluate(() => window.fusionlab.ready);
   await afterFrames(page, 4);

@@ -9,8 +9,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-site=${1:-$root/build/wasm/site}
-export FUSIONLAB_CLI=${2:-$root/build/native/fusionlab}
+site=$(realpath "${1:-$root/build/wasm/site}")
+export FUSIONLAB_CLI=$(realpath "${2:-$root/build/native/fusionlab}")
 
 [[ -x /usr/bin/chromium ]] || { echo "run.sh: /usr/bin/chromium missing: apt-get install chromium" >&2; exit 1; }
 [[ -x "$FUSIONLAB_CLI" ]] || { echo "run.sh: no CLI at $FUSIONLAB_CLI (build the native preset)" >&2; exit 1; }
@@ -26,4 +26,4 @@ for _ in $(seq 50); do
 done
 
 export FUSIONLAB_URL="http://127.0.0.1:$port/"
-cd "$here" && node --test --test-concurrency=1 e2e.test.mjs
+cd "$here" && node --test --test-concurrency=1 e2e.test.mjs explain.test.mjs

@@ -1,0 +1,211 @@
+#include "web/explain.h"
+
+#include <emscripten.h>
+#include <emscripten/bind.h>
+
+#include <cstdlib>
+
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+using nlohmann::json;
+
+State* g_state = nullptr;
+std::map<std::string, std::vector<float>> g_widgets;
+
+EM_JS(void, js_save_text, (const char* name, const char* mime, const char* text, int length), {
+  const bytes = HEAPU8.slice(text, text + length);
+  window.fusionlab.saveBlob(UTF8ToString(name), new Blob([bytes], {type: UTF8ToString(mime)}));
+});
+
+EM_JS(void, js_save_pixels, (const char* name, const unsigned char* rgba, int width, int height), {
+  window.fusionlab.savePixels(UTF8ToString(name), width, height, HEAPU8.slice(rgba, rgba + width * height * 4));
+});
+
+EM_JS(void, js_copy_link, (), { window.fusionlab.copyLink(); });
+
+bool parse_flag(const std::string& v) { return v == "1" || v == "true" || v == "on"; }
+
+int stage_index(const std::string& v) {
+  for (int i = 0; i < kStageCount; ++i)
+    if (v == kStageKeys[i]) return i;
+  char* end = nullptr;
+  long n = std::strtol(v.c_str(), &end, 10);
+  if (end && *end == '\0' && n >= 0 && n < kStageCount) return static_cast<int>(n);
+  return -1;
+}
+
+// Applies one explain key; false if the key is not an explain key.
+bool apply_key(ExplainState& e, const std::string& key, const std::string& value) {
+  if (key == "stage") {
+    int i = stage_index(value);
+    if (i >= 0) e.stage = i;
+  } else if (key == "node") {
+    e.node = std::atoi(value.c_str());
+  } else if (key == "graphs") {
+    e.graphs = parse_flag(value);
+  } else if (key == "mega") {
+    e.megakernel = parse_flag(value);
+  } else if (key == "arrows") {
+    e.arrows = parse_flag(value);
+  } else if (key == "phase") {
+    e.phase = value == "decode" ? 1 : value == "prefill" ? 0 : -1;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+json explain_json() {
+  const ExplainState& e = Explain();
+  json widgets = json::object();
+  for (const auto& [name, r] : g_widgets) widgets[name] = r;
+  json j = {{"stage", kStageKeys[e.stage]}, {"node", e.node},       {"graphs", e.graphs},
+            {"mega", e.megakernel},         {"arrows", e.arrows},   {"zoom", e.zoom},
+            {"widgets", widgets}};
+  j["phase"] = g_state && ExplainDecode(g_state->settings) ? "decode" : "prefill";
+  if (g_state) {
+    j["kernel"] = g_state->settings.kernel;
+    j["view"] = std::string(ViewKey(g_state->settings.view));
+  }
+  return j;
+}
+
+std::string explain_state_json() { return json{{"result", explain_json()}}.dump(); }
+
+// setExplain({stage: "cse", graphs: true, kernel: 3}): `kernel` is the page's
+// one selection (Settings::kernel).
+std::string set_explain_json(const std::string& text) {
+  try {
+    json j = json::parse(text);
+    ExplainState& e = Explain();
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      std::string v = it.value().is_string() ? it.value().get<std::string>()
+                      : it.value().is_boolean() ? (it.value().get<bool>() ? "1" : "0")
+                                                : it.value().dump();
+      if (it.key() == "kernel" && g_state) g_state->settings.kernel = std::atoi(v.c_str());
+      else if (!apply_key(e, it.key(), v)) return json{{"error", "setExplain: unknown key " + it.key()}}.dump();
+    }
+    return json{{"result", nullptr}}.dump();
+  } catch (const std::exception& ex) {
+    return json{{"error", ex.what()}}.dump();
+  }
+}
+
+}  // namespace
+
+ExplainState& Explain() {
+  static ExplainState state;
+  return state;
+}
+
+std::string TakeExplainKeys(std::string_view query) {
+  std::vector<std::pair<std::string, std::string>> rest;
+  for (auto& [key, value] : ParseQuery(query))
+    if (!apply_key(Explain(), key, value)) rest.emplace_back(key, value);
+  return FormatQuery(rest);
+}
+
+std::vector<std::pair<std::string, std::string>> ExplainPairs(const Settings& s) {
+  const ExplainState& e = Explain();
+  std::vector<std::pair<std::string, std::string>> out;
+  if (s.view == View::Passes) {
+    out.emplace_back("stage", kStageKeys[e.stage]);
+    if (e.node >= 0) out.emplace_back("node", std::to_string(e.node));
+  }
+  if (s.view == View::Roofline || s.view == View::Timeline) {
+    if (e.phase >= 0) out.emplace_back("phase", e.phase ? "decode" : "prefill");
+  }
+  if (s.view == View::Timeline) {
+    if (e.graphs) out.emplace_back("graphs", "1");
+    if (e.megakernel) out.emplace_back("mega", "1");
+  }
+  return out;
+}
+
+bool ExplainDecode(const Settings& s) {
+  const int phase = Explain().phase;
+  if (phase >= 0) return phase == 1;
+  return s.view == View::Timeline;  // the timeline opens on decode: where launch overhead matters
+}
+
+void RecordWidget(const std::string& name) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  g_widgets[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+void RecordRect(const std::string& name, ImVec2 min, ImVec2 size) { g_widgets[name] = {min.x, min.y, size.x, size.y}; }
+
+namespace {
+ChartRenderer* g_renderer = nullptr;
+}  // namespace
+
+ChartRenderer& ExplainRenderer() {
+  if (!g_renderer) {
+    g_renderer = new ChartRenderer;
+    g_renderer->Init();
+  }
+  return *g_renderer;
+}
+
+// After a lost WebGL context: its GL names are gone; leak the old renderer
+// (its destructor would delete names of the lost context) and start afresh.
+void ResetExplainRenderer() { g_renderer = nullptr; }
+
+void SaveText(const std::string& name, const std::string& mime, const std::string& text) {
+  js_save_text(name.c_str(), mime.c_str(), text.data(), static_cast<int>(text.size()));
+}
+
+void SaveChartPng(const std::string& name, ImGuiID chart) {
+  std::vector<unsigned char> rgba;
+  int w = 0, h = 0;
+  if (ExplainRenderer().ReadPixels(chart, rgba, w, h)) js_save_pixels(name.c_str(), rgba.data(), w, h);
+}
+
+void CopyLink() { js_copy_link(); }
+
+std::string CsvRow(const std::vector<std::string>& cells) {
+  std::string out;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i) out += ',';
+    const std::string& c = cells[i];
+    if (c.find_first_of(",\"\n") == std::string::npos) {
+      out += c;
+    } else {
+      out += '"';
+      for (char ch : c) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+      out += '"';
+    }
+  }
+  return out + "\n";
+}
+
+void DrawExportRow(const char* id, const std::string& csv, ImGuiID chart, const json& analysis,
+                   const std::string& base_name, Lang lang) {
+  ImGui::PushID(id);
+  bool first = true;
+  auto button = [&](Text label, const char* key) {
+    if (!first) ImGui::SameLine();
+    first = false;
+    bool clicked = ImGui::SmallButton(Tx(label, lang));
+    RecordWidget(std::string(id) + "." + key);
+    return clicked;
+  };
+  if (!csv.empty() && button(Text::UiExportCsv, "csv")) SaveText(base_name + ".csv", "text/csv", csv);
+  if (chart && button(Text::UiExportPng, "png")) SaveChartPng(base_name + ".png", chart);
+  if (button(Text::UiExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis.dump(2));
+  if (button(Text::UiCopyLink, "link")) CopyLink();
+  ImGui::PopID();
+}
+
+void BindExplain(State& state) { g_state = &state; }
+
+EMSCRIPTEN_BINDINGS(fusionlab_explain) {
+  emscripten::function("explainStateJson", &explain_state_json);
+  emscripten::function("setExplainJson", &set_explain_json);
+}
+
+}  // namespace fl::web

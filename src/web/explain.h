@@ -1,0 +1,75 @@
+// The explain views' own state (pass timeline, graph, roofline, timeline),
+// their URL keys, the export helpers and the JS hooks the tests use.
+//
+// These keys ride along with the Settings in the URL (stage, node, graphs,
+// mega, arrows, phase) but live here, apart from Settings: main.cpp takes
+// them out of the query before the Settings see it and appends them after.
+#pragma once
+
+#include <imgui.h>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "web/chart_renderer.h"
+#include "web/state.h"
+
+namespace fl::web {
+
+// The pipeline's stages as the strip shows them; the last, "fused", is the
+// last stage's graph partitioned into kernels.
+inline constexpr const char* kStageKeys[] = {"traced",   "match_attention", "decompose",       "cse",
+                                             "constant_fold", "simplify",   "fold_norm_weight", "fused"};
+inline constexpr int kStageCount = 8;
+inline constexpr int kFusedStage = 7;
+
+struct ExplainState {
+  int stage = kFusedStage;  // index into kStageKeys
+  int node = -1;            // selected node id (in the shown stage), -1 for none
+  bool graphs = false;      // timeline: CUDA Graphs (hw.graph_launch per kernel)
+  bool megakernel = false;  // timeline: one launch for the whole layer
+  bool arrows = false;      // roofline: reserved (see panel_roofline.cpp)
+  int phase = -1;           // roofline/timeline: -1 the view's default, 0 prefill, 1 decode
+  // The graph view's camera: graph units to CSS pixels, and the offset.
+  float zoom = 0, pan_x = 0, pan_y = 0;  // zoom 0: fit on the next frame
+  bool operator==(const ExplainState& o) const {
+    return stage == o.stage && node == o.node && graphs == o.graphs && megakernel == o.megakernel &&
+           arrows == o.arrows && phase == o.phase;
+  }
+};
+
+ExplainState& Explain();
+
+// Moves the explain keys out of `query` into Explain(); returns the rest.
+std::string TakeExplainKeys(std::string_view query);
+// The explain keys worth keeping in the URL for the current view.
+std::vector<std::pair<std::string, std::string>> ExplainPairs(const Settings& s);
+
+// Whether the roofline/timeline show decode for this view.
+bool ExplainDecode(const Settings& s);
+
+// A widget's screen rectangle (CSS pixels), recorded so tests can click it.
+void RecordWidget(const std::string& name);
+void RecordRect(const std::string& name, ImVec2 min, ImVec2 size);
+
+// The renderer shared by the explain charts (graph, roofline, timeline).
+ChartRenderer& ExplainRenderer();
+void ResetExplainRenderer();  // after a lost WebGL context
+
+// Export: CSV rows, a chart's pixels as PNG, the analysis as JSON, the link.
+void SaveText(const std::string& name, const std::string& mime, const std::string& text);
+void SaveChartPng(const std::string& name, ImGuiID chart);
+void CopyLink();
+std::string CsvRow(const std::vector<std::string>& cells);
+
+// A row of export buttons: CSV (if csv is non-empty), PNG (if chart != 0), JSON, copy link.
+void DrawExportRow(const char* id, const std::string& csv, ImGuiID chart, const nlohmann::json& analysis,
+                   const std::string& base_name, Lang lang);
+
+// Binds the explain state to window.Module for tests (explainStateJson, setExplainJson).
+void BindExplain(State& state);
+
+}  // namespace fl::web

@@ -1,0 +1,27 @@
+// A layered layout of a dataflow DAG (Sugiyama-style, without crossing
+// minimisation beyond barycenters): small, deterministic, O(V + E) per sweep.
+#pragma once
+
+#include <vector>
+
+namespace fl::web {
+
+struct LayoutPos {
+  int layer = 0;  // longest path from a source (sources are layer 0)
+  int order = 0;  // position within the layer, 0..
+};
+
+struct GraphLayout {
+  std::vector<LayoutPos> pos;  // one per node, same index as the input
+  int layers = 0;              // number of layers
+  int widest = 0;              // most nodes in one layer
+};
+
+// `inputs[i]` lists the indices of node i's inputs; nodes are given in a
+// topological order (inputs before users), as the core's stages are. Layer =
+// longest path from a source; within a layer, nodes are ordered by the
+// barycenter of their inputs' orders (a downward sweep, then an upward sweep
+// for the sources by their users' orders).
+GraphLayout LayoutDag(const std::vector<std::vector<int>>& inputs);
+
+}  // namespace fl::web

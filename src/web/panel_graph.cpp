@@ -1,0 +1,263 @@
+// [SECTION] The graph view: a stage's dataflow graph as a layered DAG, drawn
+// by the chart renderer (instanced quads for nodes, segments for edges), with
+// pan (drag), zoom (wheel), hover and one selection shared with every view.
+#include <algorithm>
+#include <cmath>
+
+#include <imgui_internal.h>  // SetItemUsingMouseWheel, IsMouseDragPastThreshold
+
+#include "core/units.h"
+#include "web/explain.h"
+#include "web/graph_layout.h"
+#include "web/panels.h"
+#include "web/theme.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+constexpr float kLayerGap = 92, kRowGap = 34, kNodeW = 74, kNodeH = 24;
+
+// A colour per fused kernel: distinct hues, light enough for dark text.
+ImU32 kernel_color(int k) {
+  static const ImU32 kPalette[] = {
+      IM_COL32(141, 182, 226, 255), IM_COL32(246, 178, 107, 255), IM_COL32(147, 204, 147, 255),
+      IM_COL32(230, 145, 150, 255), IM_COL32(190, 165, 220, 255), IM_COL32(206, 178, 140, 255),
+      IM_COL32(240, 170, 210, 255), IM_COL32(180, 180, 180, 255), IM_COL32(215, 215, 110, 255),
+      IM_COL32(120, 205, 210, 255), IM_COL32(250, 205, 120, 255), IM_COL32(165, 200, 110, 255)};
+  if (k < 0) return IM_COL32(225, 228, 234, 255);
+  return kPalette[static_cast<size_t>(k) % (sizeof kPalette / sizeof kPalette[0])];
+}
+
+struct Layout {
+  const StageRow* stage = nullptr;
+  size_t node_count = 0;
+  GraphLayout g;
+  std::vector<int> index_of;  // node id -> index in stage->nodes
+};
+
+Layout& layout_for(const StageRow& st) {
+  static Layout cache;
+  if (cache.stage == &st && cache.node_count == st.nodes.size()) return cache;
+  cache.stage = &st;
+  cache.node_count = st.nodes.size();
+  int max_id = 0;
+  for (const GraphNode& n : st.nodes) max_id = std::max(max_id, n.id);
+  cache.index_of.assign(static_cast<size_t>(max_id) + 1, -1);
+  for (size_t i = 0; i < st.nodes.size(); ++i) cache.index_of[static_cast<size_t>(st.nodes[i].id)] = static_cast<int>(i);
+  std::vector<std::vector<int>> inputs(st.nodes.size());
+  for (size_t i = 0; i < st.nodes.size(); ++i)
+    for (int in : st.nodes[i].inputs)
+      if (in >= 0 && in <= max_id && cache.index_of[static_cast<size_t>(in)] >= 0)
+        inputs[i].push_back(cache.index_of[static_cast<size_t>(in)]);
+  cache.g = LayoutDag(inputs);
+  return cache;
+}
+
+// The kernel whose output a node's value is: a view is its input's.
+int effective_kernel(const StageRow& st, const Layout& L, int index) {
+  for (int guard = 0; guard < 64 && index >= 0; ++guard) {
+    const GraphNode& n = st.nodes[static_cast<size_t>(index)];
+    if (!n.view) return n.kernel;
+    if (n.inputs.empty()) return -1;
+    int in = n.inputs[0];
+    index = in >= 0 && in < static_cast<int>(L.index_of.size()) ? L.index_of[static_cast<size_t>(in)] : -1;
+  }
+  return -1;
+}
+
+float segment_distance(ImVec2 p, ImVec2 a, ImVec2 b) {
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const float len2 = dx * dx + dy * dy;
+  float t = len2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2 : 0;
+  t = std::clamp(t, 0.0f, 1.0f);
+  const float ex = a.x + t * dx - p.x, ey = a.y + t * dy - p.y;
+  return std::sqrt(ex * ex + ey * ey);
+}
+
+}  // namespace
+
+ImGuiID GraphChartId() { return 0x6A7A0001u; }
+
+void DrawGraphPanel(State& state, ImVec2 size) {
+  const KernelsResult& r = state.results.kernels;
+  const Lang lang = state.settings.lang;
+  ExplainState& e = Explain();
+  if (r.stages.empty()) return;
+  const bool fused = e.stage == kFusedStage;
+  const StageRow& st = r.stages[static_cast<size_t>(std::min<int>(e.stage, static_cast<int>(r.stages.size()) - 1))];
+  const Layout& L = layout_for(st);
+  const int selected_kernel = state.settings.kernel;
+
+  size.x = std::max(size.x, 100.0f);
+  size.y = std::max(size.y, 120.0f);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("graph", size);
+  RecordWidget("graph");
+  ImGui::SetItemUsingMouseWheel();
+  const bool hovered = ImGui::IsItemHovered();
+  ImGuiIO& io = ImGui::GetIO();
+
+  // Camera: fit when asked (zoom 0) or when the stage changed.
+  static int fitted_stage = -1;
+  if (e.zoom <= 0 || fitted_stage != e.stage) {
+    const float gw = static_cast<float>(L.g.layers) * kLayerGap, gh = static_cast<float>(L.g.widest) * kRowGap;
+    // The layer is a long, narrow DAG: fit its height, keep labels readable,
+    // start at the inputs and let the student pan along it.
+    e.zoom = std::clamp(std::min(size.y / gh, 1.0f), 0.8f, 1.0f);
+    e.pan_x = gw * e.zoom <= size.x ? (size.x - gw * e.zoom) / 2 : 4;
+    e.pan_y = (size.y - gh * e.zoom) / 2;
+    fitted_stage = e.stage;
+  }
+  if (hovered && io.MouseWheel != 0) {
+    const float factor = std::pow(1.15f, io.MouseWheel);
+    const float nz = std::clamp(e.zoom * factor, 0.1f, 6.0f);
+    const float mx = io.MousePos.x - origin.x, my = io.MousePos.y - origin.y;
+    e.pan_x = mx - (mx - e.pan_x) * nz / e.zoom;
+    e.pan_y = my - (my - e.pan_y) * nz / e.zoom;
+    e.zoom = nz;
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
+    e.pan_x += io.MouseDelta.x;
+    e.pan_y += io.MouseDelta.y;
+  }
+
+  auto node_rect = [&](size_t i, ImVec2& a, ImVec2& b) {  // CSS pixels, relative to origin
+    const LayoutPos& p = L.g.pos[i];
+    const float cx = e.pan_x + (static_cast<float>(p.layer) * kLayerGap + kLayerGap / 2) * e.zoom;
+    const float cy = e.pan_y + (static_cast<float>(p.order) * kRowGap + kRowGap / 2) * e.zoom;
+    a = ImVec2(cx - kNodeW / 2 * e.zoom, cy - kNodeH / 2 * e.zoom);
+    b = ImVec2(cx + kNodeW / 2 * e.zoom, cy + kNodeH / 2 * e.zoom);
+  };
+
+  // Hover: a node, else an edge.
+  const ImVec2 mouse(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
+  int hover_node = -1, hover_edge_from = -1, hover_edge_to = -1;
+  if (hovered) {
+    for (size_t i = 0; i < st.nodes.size(); ++i) {
+      ImVec2 a, b;
+      node_rect(i, a, b);
+      if (mouse.x >= a.x && mouse.x <= b.x && mouse.y >= a.y && mouse.y <= b.y) hover_node = static_cast<int>(i);
+    }
+    if (hover_node < 0) {
+      float best = 5;
+      for (size_t i = 0; i < st.nodes.size(); ++i)
+        for (int in : st.nodes[i].inputs) {
+          int j = in >= 0 && in < static_cast<int>(L.index_of.size()) ? L.index_of[static_cast<size_t>(in)] : -1;
+          if (j < 0) continue;
+          ImVec2 a0, a1, b0, b1;
+          node_rect(static_cast<size_t>(j), a0, a1);
+          node_rect(i, b0, b1);
+          float d = segment_distance(mouse, ImVec2(a1.x, (a0.y + a1.y) / 2), ImVec2(b0.x, (b0.y + b1.y) / 2));
+          if (d < best) best = d, hover_edge_from = j, hover_edge_to = static_cast<int>(i);
+        }
+    }
+  }
+  if (ImGui::IsItemDeactivated() && !ImGui::IsMouseDragPastThreshold(ImGuiMouseButton_Left, 2.0f) && hovered) {
+    if (hover_node >= 0) {
+      const GraphNode& n = st.nodes[static_cast<size_t>(hover_node)];
+      e.node = e.node == n.id ? -1 : n.id;
+      if (fused && e.node >= 0) state.settings.kernel = effective_kernel(st, L, hover_node);
+    } else {
+      e.node = -1;
+    }
+  }
+
+  // Geometry in device pixels.
+  const float scale = io.DisplayFramebufferScale.x;
+  std::vector<Quad> quads;
+  std::vector<Segment> segments;
+  quads.reserve(st.nodes.size() * 2);
+  for (size_t i = 0; i < st.nodes.size(); ++i)
+    for (int in : st.nodes[i].inputs) {
+      int j = in >= 0 && in < static_cast<int>(L.index_of.size()) ? L.index_of[static_cast<size_t>(in)] : -1;
+      if (j < 0) continue;
+      ImVec2 a0, a1, b0, b1;
+      node_rect(static_cast<size_t>(j), a0, a1);
+      node_rect(i, b0, b1);
+      const GraphNode& c = st.nodes[i];
+      const int pk = effective_kernel(st, L, j);
+      const bool hbm = fused && !c.view && c.kernel >= 0 && pk >= 0 && pk != c.kernel;
+      const bool hot = j == hover_edge_from && static_cast<int>(i) == hover_edge_to;
+      ImU32 color = hbm ? IM_COL32(176, 52, 52, 230) : IM_COL32(150, 156, 168, 200);
+      if (hot) color = IM_COL32(20, 20, 20, 255);
+      const float w = (hbm ? 3.0f : 1.2f) * std::clamp(e.zoom, 0.6f, 1.6f) + (hot ? 1.0f : 0.0f);
+      segments.push_back({a1.x * scale, (a0.y + a1.y) / 2 * scale, b0.x * scale, (b0.y + b1.y) / 2 * scale, color, w * scale});
+    }
+  bool recorded = false;
+  for (size_t i = 0; i < st.nodes.size(); ++i) {
+    const GraphNode& n = st.nodes[i];
+    ImVec2 a, b;
+    node_rect(i, a, b);
+    if (b.x < 0 || a.x > size.x || b.y < 0 || a.y > size.y) continue;
+    ImU32 fill = IM_COL32(214, 224, 238, 255);
+    if (n.source) fill = IM_COL32(236, 237, 240, 255);
+    if (fused) fill = n.kernel >= 0 ? kernel_color(n.kernel) : fill;
+    else if (n.change == "added") fill = IM_COL32(120, 196, 120, 255);
+    else if (n.change == "rewritten") fill = IM_COL32(245, 170, 80, 255);
+    ImU32 border = IM_COL32(120, 126, 138, 255);
+    float bw = 1;
+    if (n.view) fill = IM_COL32(255, 255, 255, 255), border = IM_COL32(160, 160, 160, 255), bw = 1.5f;
+    const bool in_selected_kernel = fused && selected_kernel >= 0 && effective_kernel(st, L, static_cast<int>(i)) == selected_kernel && !n.source;
+    if (in_selected_kernel) border = IM_COL32(30, 30, 30, 255), bw = 2.5f;
+    if (n.id == e.node) border = IM_COL32(200, 30, 30, 255), bw = 3;
+    if (static_cast<int>(i) == hover_node) bw += 1;
+    if (!n.source && !n.view && a.x >= 0 && b.x <= size.x && a.y >= 0 && b.y <= size.y && !recorded) {
+      // The first fully visible compute node, for tests that click one.
+      recorded = true;
+      RecordRect("graph.node", ImVec2(origin.x + a.x, origin.y + a.y), ImVec2(b.x - a.x, b.y - a.y));
+    }
+    const float rad = 4 * std::min(e.zoom, 1.5f);
+    quads.push_back({a.x * scale, a.y * scale, b.x * scale, b.y * scale, border, rad * scale});
+    quads.push_back({(a.x + bw) * scale, (a.y + bw) * scale, (b.x - bw) * scale, (b.y - bw) * scale, fill,
+                     std::max(0.0f, rad - bw) * scale});
+  }
+  const ImTextureID tex = ExplainRenderer().Render(GraphChartId(), static_cast<int>(std::lround(size.x * scale)),
+                                                   static_cast<int>(std::lround(size.y * scale)), kChartBackground,
+                                                   quads, segments);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));
+
+  // Labels: the op's name, when the boxes are tall enough for text.
+  draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
+  const float line = ImGui::GetTextLineHeight();
+  if (kNodeH * e.zoom >= line * 0.9f) {
+    for (size_t i = 0; i < st.nodes.size(); ++i) {
+      const GraphNode& n = st.nodes[i];
+      ImVec2 a, b;
+      node_rect(i, a, b);
+      if (b.x < 0 || a.x > size.x || b.y < 0 || a.y > size.y) continue;
+      std::string label = "%" + std::to_string(n.id) + " " + n.op;
+      ImVec4 clip(origin.x + a.x + 3, origin.y + a.y, origin.x + b.x - 3, origin.y + b.y);
+      const ImU32 color = n.view ? IM_COL32(110, 110, 110, 255) : IM_COL32(20, 24, 32, 255);
+      draw->AddText(nullptr, 0, ImVec2(origin.x + a.x + 4, origin.y + (a.y + b.y) / 2 - line / 2), color,
+                    label.c_str(), nullptr, 0, &clip);
+    }
+  }
+  draw->PopClipRect();
+
+  if (hover_node >= 0) {
+    const GraphNode& n = st.nodes[static_cast<size_t>(hover_node)];
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(n.text.c_str());
+    if (n.view) TextMuted(Tx(Text::UiGraphViewNode, lang));
+    if (fused && n.kernel >= 0) ImGui::TextUnformatted(tr(Text::UiGraphInKernel, lang, {std::to_string(n.kernel)}).c_str());
+    if (!n.change.empty()) TextMuted(n.change == "added" ? Tx(Text::UiGraphAdded, lang) : Tx(Text::UiGraphRewritten, lang));
+    ImGui::EndTooltip();
+  } else if (hover_edge_from >= 0) {
+    const GraphNode& p = st.nodes[static_cast<size_t>(hover_edge_from)];
+    const GraphNode& c = st.nodes[static_cast<size_t>(hover_edge_to)];
+    const int pk = effective_kernel(st, L, hover_edge_from);
+    ImGui::BeginTooltip();
+    ImGui::Text("%%%d %s -> %%%d %s", p.id, p.op.c_str(), c.id, c.op.c_str());
+    ImGui::TextUnformatted(fmt_bytes(p.bytes).c_str());
+    if (fused && !c.view && c.kernel >= 0 && pk >= 0 && pk != c.kernel)
+      ImGui::TextUnformatted(tr(Text::UiGraphEdgeHbm, lang, {std::to_string(pk), std::to_string(c.kernel)}).c_str());
+    else if (fused)
+      TextMuted(Tx(Text::UiGraphEdgeOnChip, lang));
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace fl::web

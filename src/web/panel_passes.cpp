@@ -1,0 +1,125 @@
+// [SECTION] The pass timeline: the pipeline as a strip of stages; the chosen
+// stage's graph, its node count, and what its pass added, rewrote and removed.
+#include <algorithm>
+
+#include "web/explain.h"
+#include "web/panels.h"
+#include "web/theme.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+std::string csv_of(const StageRow& st, bool fused) {
+  std::string out = CsvRow({"id", "op", "text", "inputs", "view", "source", "change", "kernel"});
+  for (const GraphNode& n : st.nodes) {
+    std::string ins;
+    for (int i : n.inputs) ins += (ins.empty() ? "" : " ") + std::to_string(i);
+    out += CsvRow({std::to_string(n.id), n.op, n.text, ins, n.view ? "1" : "0", n.source ? "1" : "0", n.change,
+                   fused ? std::to_string(n.kernel) : ""});
+  }
+  return out;
+}
+
+void draw_strip(const KernelsResult& r, ExplainState& e, Lang lang) {
+  const float avail = ImGui::GetContentRegionAvail().x;
+  float used = 0;
+  for (int i = 0; i < kStageCount; ++i) {
+    const bool fused = i == kFusedStage;
+    const int rows = static_cast<int>(r.stages.size());
+    const int n = fused ? (rows ? r.stages.back().node_count : 0) : i < rows ? r.stages[static_cast<size_t>(i)].node_count : 0;
+    std::string label = std::string(kStageKeys[i]) + " (" + std::to_string(n) + ")";
+    if (fused) label = std::string(Tx(Text::UiStageFused, lang)) + " (" + std::to_string(r.kernels.size()) + "k)";
+    const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
+    const float arrow = ImGui::CalcTextSize(">").x + ImGui::GetStyle().ItemSpacing.x * 2;
+    if (i > 0) {
+      if (used + arrow + w <= avail) {
+        ImGui::SameLine();
+        TextMuted(">");
+        ImGui::SameLine();
+        used += arrow;
+      } else {
+        used = 0;
+      }
+    }
+    const bool on = e.stage == i;
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(IM_COL32(52, 101, 164, 255)));
+    if (on) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+    if (ImGui::Button(label.c_str())) {
+      if (e.stage != i) e.node = -1;
+      e.stage = i;
+    }
+    RecordWidget(std::string("stage.") + kStageKeys[i]);
+    if (on) ImGui::PopStyleColor(2);
+    used += w + ImGui::GetStyle().ItemSpacing.x;
+  }
+}
+
+void draw_changes(const StageRow& st, int stage, const KernelsResult& r, const ExplainState& e, int kernel, Lang lang) {
+  if (stage == kFusedStage) {
+    TextMuted(Tx(Text::UiGraphLegendFused, lang));
+  } else {
+    ImGui::TextWrapped("%s", tr(Text::UiStageChanges, lang, {std::to_string(st.rewrites), std::to_string(st.added),
+                                                            std::to_string(st.rewritten), std::to_string(st.removed.size())})
+                                 .c_str());
+    TextMuted(Tx(Text::UiGraphLegendStage, lang));
+  }
+  // The selected node, and (fused) its kernel.
+  if (e.node >= 0)
+    for (const GraphNode& n : st.nodes)
+      if (n.id == e.node) {
+        SectionHeading(Tx(Text::UiGraphSelectedNode, lang));
+        ImGui::TextWrapped("%s", n.text.c_str());
+      }
+  if (stage == kFusedStage && kernel >= 0 && kernel < static_cast<int>(r.kernels.size())) {
+    const KernelRow& k = r.kernels[static_cast<size_t>(kernel)];
+    SectionHeading(tr(Text::UiTipKernel, lang, {std::to_string(k.index), k.kind}));
+    ImGui::TextWrapped("%s", k.label.c_str());
+    for (const std::string& why : k.ends) {
+      ImGui::Bullet();
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s", why.c_str());
+    }
+  }
+  if (stage != kFusedStage && !st.removed.empty()) {
+    SectionHeading(Tx(Text::UiStageRemoved, lang));
+    for (const std::string& t : st.removed) ImGui::TextWrapped("%s", t.c_str());
+  }
+}
+
+}  // namespace
+
+void DrawPassesPanel(State& state) {
+  const KernelsResult& r = state.results.kernels;
+  const Lang lang = state.settings.lang;
+  ExplainState& e = Explain();
+  if (r.stages.empty()) {
+    TextMuted(Tx(Text::UiSelectKernel, lang));
+    return;
+  }
+  e.stage = std::clamp(e.stage, 0, kStageCount - 1);
+  const StageRow& st = e.stage == kFusedStage ? r.stages.back() : r.stages[static_cast<size_t>(std::min<int>(e.stage, static_cast<int>(r.stages.size()) - 1))];
+  if (state.settings.kernel >= static_cast<int>(r.kernels.size())) state.settings.kernel = -1;
+
+  ImGui::TextWrapped("%s", Tx(Text::UiPassesIntro, lang));
+  draw_strip(r, e, lang);
+  ImGui::TextUnformatted(tr(Text::UiStageStats, lang, {e.stage == kFusedStage ? std::string(Tx(Text::UiStageFused, lang)) : st.name,
+                                                      std::to_string(st.node_count)})
+                             .c_str());
+  ImGui::SameLine();
+  DrawExportRow("passes_export", csv_of(st, e.stage == kFusedStage), GraphChartId(), r.raw,
+                std::string("fusionlab-graph-") + kStageKeys[e.stage], lang);
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const bool side = avail.x >= 640;
+  const float graph_w = side ? avail.x * 0.68f : avail.x;
+  const float graph_h = side ? std::max(avail.y - 4, 160.0f) : std::max(avail.y * 0.62f, 160.0f);
+  DrawGraphPanel(state, ImVec2(graph_w, graph_h));
+  if (side) ImGui::SameLine();
+  ImGui::BeginChild("stage_details", ImVec2(0, side ? graph_h : 0), false);
+  draw_changes(st, e.stage, r, e, state.settings.kernel, lang);
+  ImGui::EndChild();
+}
+
+}  // namespace fl::web

@@ -1,0 +1,180 @@
+// [SECTION] The roofline: every kernel of a partition at (FLOPs per HBM byte,
+// attained FLOP/s), under the hardware's roofs (matmul peak, other-ops peak,
+// bandwidth slope); prefill and decode move the points across the ridge.
+//
+// Arrows from the decomposed partition's kernels to the fused kernel that
+// absorbed them are not drawn: demos 2/3 give each kernel's label and counts
+// but not its node ids, so the mapping cannot be derived without guessing.
+#include <algorithm>
+#include <cmath>
+
+#include "core/units.h"
+#include "web/explain.h"
+#include "web/panels.h"
+#include "web/theme.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+constexpr ImGuiID kRooflineChart = 0x6A7A0002u;
+
+std::string pow10_label(int e) {
+  static const char* kPrefix[] = {"", "k", "M", "G", "T", "P", "E"};
+  if (e >= 0 && e < 21) return std::string(e % 3 == 0 ? "1" : e % 3 == 1 ? "10" : "100") + kPrefix[e / 3];
+  return "1e" + std::to_string(e);
+}
+
+}  // namespace
+
+std::string PartitionCsv(const PartitionRow& p) {
+  std::string out = CsvRow({"index", "kind", "label", "reads_bytes", "writes_bytes", "flops", "t_seconds", "intensity", "attained_flops_per_s"});
+  for (const KernelRow& k : p.kernel_list) {
+    const double bytes = k.reads + k.writes;
+    out += CsvRow({std::to_string(k.index), k.kind, k.label, std::to_string(k.reads), std::to_string(k.writes),
+                   std::to_string(k.flops), std::to_string(k.t), std::to_string(bytes > 0 ? k.flops / bytes : 0),
+                   std::to_string(k.t > 0 ? k.flops / k.t : 0)});
+  }
+  return out;
+}
+
+// Phase and partition choosers shared by the roofline and the timeline.
+const PhaseResult& DrawPhaseChooser(State& state) {
+  const Lang lang = state.settings.lang;
+  ExplainState& e = Explain();
+  bool decode = ExplainDecode(state.settings);
+  if (ImGui::RadioButton(Tx(Text::UiTabPrefill, lang), !decode)) e.phase = 0;
+  RecordWidget("phase.prefill");
+  ImGui::SameLine();
+  if (ImGui::RadioButton(Tx(Text::UiTabDecode, lang), decode)) e.phase = 1;
+  RecordWidget("phase.decode");
+  decode = ExplainDecode(state.settings);
+  const PhaseResult& ph = decode ? state.results.decode : state.results.prefill;
+  int& part = state.settings.partition;
+  if (ph.partitions.empty()) return ph;
+  part = std::clamp(part, 0, static_cast<int>(ph.partitions.size()) - 1);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::min(260.0f, ImGui::GetContentRegionAvail().x));
+  if (ImGui::BeginCombo("##partition", ph.partitions[static_cast<size_t>(part)].name.c_str())) {
+    for (size_t i = 0; i < ph.partitions.size(); ++i)
+      if (ImGui::Selectable(ph.partitions[i].name.c_str(), static_cast<int>(i) == part)) {
+        part = static_cast<int>(i);
+        state.settings.kernel = -1;
+      }
+    ImGui::EndCombo();
+  }
+  RecordWidget("partition");
+  return ph;
+}
+
+void DrawRooflinePanel(State& state) {
+  const Lang lang = state.settings.lang;
+  ImGui::TextWrapped("%s", Tx(Text::UiRooflineIntro, lang));
+  const PhaseResult& ph = DrawPhaseChooser(state);
+  if (ph.partitions.empty()) return;
+  const PartitionRow& p = ph.partitions[static_cast<size_t>(state.settings.partition)];
+  const HardwareRow& hw = ph.hw;
+  int& selected = state.settings.kernel;
+  if (selected >= static_cast<int>(p.kernel_list.size())) selected = -1;
+
+  DrawExportRow("roofline_export", PartitionCsv(p), kRooflineChart, ph.raw, "fusionlab-roofline", lang);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 size(std::max(avail.x, 200.0f), std::clamp(avail.y - line * 2.6f, 180.0f, 520.0f));
+
+  // Axes (log10): the points, both ridges, both peaks, with a margin.
+  double ix0 = std::log10(hw.other_flops / hw.bandwidth), ix1 = std::log10(hw.matmul_flops / hw.bandwidth);
+  double iy0 = std::log10(hw.other_flops), iy1 = std::log10(hw.matmul_flops);
+  double tmax = 0;
+  for (const KernelRow& k : p.kernel_list) {
+    const double bytes = k.reads + k.writes;
+    if (k.flops <= 0 || bytes <= 0 || k.t <= 0) continue;
+    ix0 = std::min(ix0, std::log10(k.flops / bytes));
+    ix1 = std::max(ix1, std::log10(k.flops / bytes));
+    iy0 = std::min(iy0, std::log10(k.flops / k.t));
+    tmax = std::max(tmax, k.t);
+  }
+  ix0 = std::floor(ix0 - 0.3), ix1 = std::ceil(ix1 + 0.3), iy0 = std::floor(iy0 - 0.3), iy1 = std::ceil(iy1 + 0.3);
+
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("roofline", size);
+  RecordWidget("roofline");
+  const bool hovered = ImGui::IsItemHovered();
+  const bool clicked = ImGui::IsItemClicked();
+  const float left = ImGui::CalcTextSize("100T").x + 10, bottom = line + 8, top = 8, right = 12;
+  const float pw = size.x - left - right, phh = size.y - top - bottom;
+  auto X = [&](double v) { return left + static_cast<float>((std::log10(v) - ix0) / (ix1 - ix0)) * pw; };
+  auto Y = [&](double v) { return top + phh - static_cast<float>((std::log10(v) - iy0) / (iy1 - iy0)) * phh; };
+  const float s = ImGui::GetIO().DisplayFramebufferScale.x;
+  std::vector<Quad> quads;
+  std::vector<Segment> segs;
+  for (int d = static_cast<int>(ix0); d <= static_cast<int>(ix1); ++d)
+    quads.push_back({X(std::pow(10.0, d)) * s, top * s, (X(std::pow(10.0, d)) + 1) * s, (top + phh) * s, kChartGrid});
+  for (int d = static_cast<int>(iy0); d <= static_cast<int>(iy1); ++d)
+    quads.push_back({left * s, Y(std::pow(10.0, d)) * s, (left + pw) * s, (Y(std::pow(10.0, d)) + 1) * s, kChartGrid});
+  // Roofs: min(peak, I × bandwidth) for both peaks.
+  const double xlo = std::pow(10.0, ix0), xhi = std::pow(10.0, ix1);
+  auto roof = [&](double peak, ImU32 color, float width) {
+    const double ridge = peak / hw.bandwidth;
+    double x0 = std::max(xlo, std::pow(10.0, iy0) / hw.bandwidth);
+    segs.push_back({X(x0) * s, Y(x0 * hw.bandwidth) * s, X(ridge) * s, Y(peak) * s, color, width * s});
+    segs.push_back({X(ridge) * s, Y(peak) * s, X(xhi) * s, Y(peak) * s, color, width * s});
+    segs.push_back({X(ridge) * s, Y(peak) * s, X(ridge) * s, (top + phh) * s, IM_COL32(120, 126, 138, 120), 1 * s});
+  };
+  roof(hw.matmul_flops, IM_COL32(52, 101, 164, 255), 2.5f);
+  roof(hw.other_flops, IM_COL32(200, 120, 40, 255), 2.0f);
+  quads.push_back({left * s, (top + phh) * s, (left + pw) * s, (top + phh + 1) * s, kChartAxis});
+  quads.push_back({left * s, top * s, (left + 1) * s, (top + phh) * s, kChartAxis});
+  int hover = -1;
+  const ImVec2 mouse(ImGui::GetIO().MousePos.x - origin.x, ImGui::GetIO().MousePos.y - origin.y);
+  float best = 1e9f;
+  for (size_t i = 0; i < p.kernel_list.size(); ++i) {
+    const KernelRow& k = p.kernel_list[i];
+    const double bytes = k.reads + k.writes;
+    if (k.flops <= 0 || bytes <= 0 || k.t <= 0) continue;
+    const float x = X(k.flops / bytes), y = Y(k.flops / k.t);
+    const float r = 4 + 12 * static_cast<float>(std::sqrt(k.t / tmax));
+    const float dist = std::hypot(mouse.x - x, mouse.y - y);
+    if (hovered && dist <= r + 2 && dist < best) best = dist, hover = static_cast<int>(i);
+    const bool sel = static_cast<int>(i) == selected;
+    if (sel) quads.push_back({(x - r - 3) * s, (y - r - 3) * s, (x + r + 3) * s, (y + r + 3) * s, IM_COL32(20, 20, 20, 255), (r + 3) * s});
+    ImU32 c = KindColor(k.kind);
+    c = (c & 0x00FFFFFFu) | (static_cast<ImU32>(200) << IM_COL32_A_SHIFT);
+    quads.push_back({(x - r) * s, (y - r) * s, (x + r) * s, (y + r) * s, c, r * s});
+  }
+  if (clicked) selected = hover >= 0 && hover != selected ? hover : -1;
+  const ImTextureID tex = ExplainRenderer().Render(kRooflineChart, static_cast<int>(std::lround(size.x * s)),
+                                                   static_cast<int>(std::lround(size.y * s)), kChartBackground, quads, segs);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));
+  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(kMutedText);
+  auto at = [&](float x, float y) { return ImVec2(origin.x + x, origin.y + y); };
+  for (int d = static_cast<int>(ix0); d <= static_cast<int>(ix1); ++d) {
+    std::string t = d >= 0 ? pow10_label(d) : "1e" + std::to_string(d);
+    draw->AddText(at(X(std::pow(10.0, d)) - ImGui::CalcTextSize(t.c_str()).x / 2, top + phh + 3), muted, t.c_str());
+  }
+  for (int d = static_cast<int>(iy0); d <= static_cast<int>(iy1); ++d) {
+    std::string t = pow10_label(d);
+    draw->AddText(at(left - ImGui::CalcTextSize(t.c_str()).x - 5, Y(std::pow(10.0, d)) - line / 2), muted, t.c_str());
+  }
+  const std::string mm = tr(Text::UiRooflineMatmulRoof, lang, {fmt_fixed(hw.matmul_flops / 1e12, 0), fmt_fixed(hw.matmul_flops / hw.bandwidth, 0)});
+  const std::string oo = tr(Text::UiRooflineOtherRoof, lang, {fmt_fixed(hw.other_flops / 1e12, 0), fmt_fixed(hw.other_flops / hw.bandwidth, 0)});
+  draw->AddText(at(left + pw - ImGui::CalcTextSize(mm.c_str()).x - 4, Y(hw.matmul_flops) - line - 2), IM_COL32(52, 101, 164, 255), mm.c_str());
+  draw->AddText(at(left + pw - ImGui::CalcTextSize(oo.c_str()).x - 4, Y(hw.other_flops) + 2), IM_COL32(180, 100, 30, 255), oo.c_str());
+  const std::string xl = Tx(Text::UiRooflineXAxis, lang);
+  draw->AddText(at(left + pw - ImGui::CalcTextSize(xl.c_str()).x, top + phh - line - 2), muted, xl.c_str());
+  draw->AddText(at(left + 4, top), muted, Tx(Text::UiRooflineYAxis, lang));
+  if (hover >= 0) {
+    const KernelRow& k = p.kernel_list[static_cast<size_t>(hover)];
+    ImGui::BeginTooltip();
+    KernelTooltip(k, hw.launch, lang);
+    ImGui::TextUnformatted(tr(Text::UiRooflinePoint, lang, {fmt_fixed(k.flops / (k.reads + k.writes), 1),
+                                                           fmt_fixed(k.flops / k.t / 1e12, 2)}).c_str());
+    ImGui::EndTooltip();
+  }
+  DrawKindLegend(KindsOf(p.kernel_list), lang, false);
+  TextMuted(Tx(Text::UiRooflineNoArrows, lang));
+}
+
+}  // namespace fl::web

@@ -1,0 +1,121 @@
+// [SECTION] The timeline: a partition's kernels on a time axis with the fixed
+// overhead before each; CUDA Graphs (hw.graph_launch per kernel instead of
+// hw.launch) and a megakernel (one launch for the whole layer).
+#include <algorithm>
+#include <cmath>
+
+#include "core/units.h"
+#include "web/explain.h"
+#include "web/panels.h"
+#include "web/theme.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+constexpr ImGuiID kTimelineChart = 0x6A7A0003u;
+
+double total_time(const PartitionRow& p, double overhead, bool mega) {
+  double t = 0;
+  for (const KernelRow& k : p.kernel_list) t += k.t;
+  return t + (mega ? overhead : overhead * static_cast<double>(p.kernel_list.size()));
+}
+
+}  // namespace
+
+void DrawTimelinePanel(State& state) {
+  const Lang lang = state.settings.lang;
+  ExplainState& e = Explain();
+  ImGui::TextWrapped("%s", Tx(Text::UiTimelineIntro, lang));
+  const PhaseResult& ph = DrawPhaseChooser(state);
+  if (ph.partitions.empty()) return;
+  const PartitionRow& p = ph.partitions[static_cast<size_t>(state.settings.partition)];
+  const HardwareRow& hw = ph.hw;
+  int& selected = state.settings.kernel;
+  if (selected >= static_cast<int>(p.kernel_list.size())) selected = -1;
+
+  ImGui::Checkbox(Tx(Text::UiTimelineGraphs, lang), &e.graphs);
+  RecordWidget("graphs");
+  ImGui::SameLine();
+  ImGui::Checkbox(Tx(Text::UiTimelineMega, lang), &e.megakernel);
+  RecordWidget("mega");
+  const double overhead = e.graphs ? hw.graph_launch : hw.launch;
+  const double total = total_time(p, overhead, e.megakernel);
+  double compute = 0;
+  for (const KernelRow& k : p.kernel_list) compute += k.t;
+  ImGui::TextUnformatted(tr(Text::UiTimelineTotal, lang, {fmt_time(total), fmt_time(compute), fmt_time(total - compute),
+                                                         std::to_string(p.kernel_list.size())}).c_str());
+  RecordWidget("total");
+  TextMuted(tr(Text::UiTimelineModes, lang, {fmt_time(total_time(p, hw.launch, false)), fmt_time(total_time(p, hw.graph_launch, false)),
+                                            fmt_time(total_time(p, e.graphs ? hw.graph_launch : hw.launch, true))}));
+  DrawExportRow("timeline_export", PartitionCsv(p), kTimelineChart, ph.raw, "fusionlab-timeline", lang);
+
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 size(std::max(avail.x, 200.0f), std::clamp(line * 6.5f, 90.0f, std::max(90.0f, avail.y - line * 3)));
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("timeline", size);
+  RecordWidget("timeline");
+  const bool hovered = ImGui::IsItemHovered();
+  const bool clicked = ImGui::IsItemClicked();
+  const float left = 8, right = 8, top = line + 6, bar_h = size.y - top - line * 2 - 8;
+  const float pw = size.x - left - right;
+  const double span = std::max(total, 1e-12);
+  auto X = [&](double t) { return left + static_cast<float>(t / span) * pw; };
+  const float s = ImGui::GetIO().DisplayFramebufferScale.x;
+  std::vector<Quad> quads;
+  const ImU32 overhead_color = IM_COL32(205, 208, 214, 255);
+  double t = 0;
+  int hover = -1;
+  bool hover_overhead = false;
+  const float mx = ImGui::GetIO().MousePos.x - origin.x;
+  std::vector<std::pair<float, float>> spans(p.kernel_list.size());
+  for (size_t i = 0; i < p.kernel_list.size(); ++i) {
+    const KernelRow& k = p.kernel_list[i];
+    const double oh = e.megakernel ? (i == 0 ? overhead : 0) : overhead;
+    if (oh > 0) {
+      quads.push_back({X(t) * s, top * s, X(t + oh) * s, (top + bar_h) * s, overhead_color});
+      if (hovered && mx >= X(t) && mx < X(t + oh)) hover = static_cast<int>(i), hover_overhead = true;
+      t += oh;
+    }
+    const float x0 = X(t), x1 = std::max(X(t + k.t), x0 + 1.0f / s);
+    spans[i] = {x0, x1};
+    if (static_cast<int>(i) == selected)
+      quads.push_back({(x0 - 2) * s, (top - 3) * s, (x1 + 2) * s, (top + bar_h + 3) * s, IM_COL32(20, 20, 20, 255), 2 * s});
+    quads.push_back({x0 * s, top * s, x1 * s, (top + bar_h) * s, KindColor(k.kind), 1.5f * s});
+    if (hovered && mx >= x0 && mx < x1) hover = static_cast<int>(i), hover_overhead = false;
+    t += k.t;
+  }
+  quads.push_back({left * s, (top + bar_h + 4) * s, (left + pw) * s, (top + bar_h + 5) * s, kChartAxis});
+  if (clicked) selected = hover >= 0 && !hover_overhead && hover != selected ? hover : -1;
+  const ImTextureID tex = ExplainRenderer().Render(kTimelineChart, static_cast<int>(std::lround(size.x * s)),
+                                                   static_cast<int>(std::lround(size.y * s)), kChartBackground, quads);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));
+  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(kMutedText);
+  // Ticks: 0, a quarter, half, three quarters and the total.
+  for (int q = 0; q <= 4; ++q) {
+    const std::string label = q == 0 ? "0" : fmt_time(span * q / 4);
+    const float w = ImGui::CalcTextSize(label.c_str()).x;
+    const float x = std::clamp(X(span * q / 4) - w / 2, 0.0f, size.x - w);
+    draw->AddText(ImVec2(origin.x + x, origin.y + top + bar_h + 7), muted, label.c_str());
+  }
+  // Kernel indices over the bars that are wide enough.
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const std::string label = std::to_string(p.kernel_list[i].index);
+    const float w = ImGui::CalcTextSize(label.c_str()).x;
+    if (spans[i].second - spans[i].first >= w + 2)
+      draw->AddText(ImVec2(origin.x + (spans[i].first + spans[i].second - w) / 2, origin.y + 2), muted, label.c_str());
+  }
+  if (hover >= 0) {
+    ImGui::BeginTooltip();
+    if (hover_overhead) ImGui::TextUnformatted(tr(Text::UiTimelineOverheadTip, lang, {fmt_time(overhead)}).c_str());
+    else KernelTooltip(p.kernel_list[static_cast<size_t>(hover)], e.megakernel ? 0 : overhead, lang);
+    ImGui::EndTooltip();
+  }
+  DrawKindLegend(KindsOf(p.kernel_list), lang, true);
+  TextMuted(Tx(Text::UiTimelineNote, lang));
+}
+
+}  // namespace fl::web
