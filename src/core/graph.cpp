@@ -79,8 +79,12 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
       return *in[0];
     case Op::CausalMask:
       if (in[0]->size() < 2) fail(op, "needs (..., queries, keys)");
+      if (a.offset.is_constant() && a.offset.constant() < 0) fail(op, "offset must be >= 0: every query sees a key");
       return *in[0];
-    case Op::Neg: case Op::Exp: case Op::Rsqrt: case Op::Cos: case Op::Sin: case Op::SiLU: case Op::Softmax:
+    case Op::Softmax:
+      if (in[0]->empty()) fail(op, "needs an axis to normalize over");
+      return *in[0];
+    case Op::Neg: case Op::Exp: case Op::Rsqrt: case Op::Cos: case Op::Sin: case Op::SiLU:
       return *in[0];
     case Op::Sum: case Op::Mean: case Op::Max: {
       if (in[0]->empty()) fail(op, "cannot reduce a scalar");
@@ -117,6 +121,7 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
       return matmul_shape(*in[0], *in[1]);
     case Op::Attention: {
       const Shape &q = *in[0], &k = *in[1], &v = *in[2];
+      if (a.offset.is_constant() && a.offset.constant() < 0) fail(op, "offset must be >= 0: every query sees a key");
       if (q.size() != 3 || k.size() != 3 || v.size() != 3) fail(op, "q, k, v must be (heads, tokens, head_dim)");
       if (q[0] != k[0] || k[0] != v[0] || q[2] != k[2] || k[1] != v[1])
         fail(op, "q " + shape_str(q) + ", k " + shape_str(k) + ", v " + shape_str(v) + " do not agree");

@@ -14,9 +14,10 @@ namespace fl {
 namespace {
 
 constexpr std::string_view kKeys[] = {
-    "demo",  "lang",  "model", "hardware", "d",     "heads",         "kv_heads",      "head_dim",      "ffn",
-    "layers", "tokens", "kv_len", "batch",  "dtype", "weights_dtype", "matmul_tflops", "other_tflops", "bandwidth_tbs",
-    "launch_us", "graph_launch_us", "memory_gb"};
+    "demo",   "lang",         "model",  "hardware", "d",     "heads",         "kv_heads",      "head_dim",
+    "ffn",    "model_layers", "vocab",  "tied_embeddings",   "layers", "tokens",        "kv_len",        "batch",
+    "dtype",  "weights_dtype", "matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us",
+    "memory_gb"};
 
 int64_t to_int(const std::string& key, const std::string& v) {
   int64_t out = 0;
@@ -65,10 +66,14 @@ void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
   else if (key == "kv_heads") set_int(c.model.G);
   else if (key == "head_dim") set_int(c.model.dh);
   else if (key == "ffn") set_int(c.model.f);
-  else if (key == "layers") {
-    c.whole_model = v != "1" || c.whole_model;  // "layers=1" alone keeps the one-layer view
-    if (v == "one") c.whole_model = false;
-    else if (v != "all") set_int(c.layers);
+  else if (key == "model_layers") set_int(c.layers);
+  else if (key == "vocab") set_int(c.vocab);
+  else if (key == "tied_embeddings") {
+    if (v != "0" && v != "1") throw ConfigError(key, Text::ErrUnknownChoice, {key, v, "0, 1"});
+    c.tied_embeddings = v == "1";
+  } else if (key == "layers") {  // "one": one decoder layer; "all": the whole model; N: the whole model of N layers
+    c.whole_model = v != "one";
+    if (v != "one" && v != "all") set_int(c.layers);
   } else if (key == "tokens") set_int(c.tokens);
   else if (key == "kv_len") set_int(c.kv_len);
   else if (key == "batch") set_int(c.batch);
@@ -115,7 +120,10 @@ std::vector<Setting> settings_of(const AnalysisConfig& c) {
                             {"kv_heads", std::to_string(c.model.G)},
                             {"head_dim", std::to_string(c.model.dh)},
                             {"ffn", std::to_string(c.model.f)},
-                            {"layers", c.whole_model ? std::to_string(c.layers) : "one"},
+                            {"model_layers", std::to_string(c.layers)},
+                            {"vocab", std::to_string(c.vocab)},
+                            {"tied_embeddings", c.tied_embeddings ? "1" : "0"},
+                            {"layers", c.whole_model ? "all" : "one"},
                             {"tokens", std::to_string(c.tokens)},
                             {"kv_len", std::to_string(c.kv_len)},
                             {"batch", std::to_string(c.batch)},
@@ -132,6 +140,9 @@ std::vector<Setting> settings_of(const AnalysisConfig& c) {
   auto drop = [&](std::initializer_list<std::string_view> keys) {
     std::erase_if(s, [&](const Setting& kv) { return std::find(keys.begin(), keys.end(), kv.first) != keys.end(); });
   };
+  const ModelPreset* m = find_model(c.model_key);
+  if (m && m->layers == c.layers && m->vocab == c.vocab && m->tied_embeddings == c.tied_embeddings)
+    drop({"model_layers", "vocab", "tied_embeddings"});
   if (c.model_key != "custom") {
     drop({"d", "heads", "kv_heads", "head_dim", "ffn"});
     s.insert(s.begin() + 2, {"model", c.model_key});

@@ -42,7 +42,9 @@ std::optional<AttentionMatch> match_at(const Graph& g, const std::vector<int>& u
   if (kt.op != Op::Transpose || kt.attrs.perm != std::vector<int>{0, 2, 1}) return std::nullopt;
   AttentionMatch m{qk.inputs[0], kt.inputs[0], pv.inputs[1],
                    scaled.op == Op::Mul ? c.attrs.scalar : 1.0 / c.attrs.scalar, g.node(masked).attrs.offset};
-  if (g.node(m.q).shape.size() != 3 || g.node(m.k).shape.size() != 3 || g.node(m.v).shape.size() != 3)
+  const Shape &q = g.node(m.q).shape, &k = g.node(m.k).shape, &v = g.node(m.v).shape;
+  // One head per batch entry on every operand (the matmuls may have broadcast them).
+  if (q.size() != 3 || k.size() != 3 || v.size() != 3 || q[0] != k[0] || k[0] != v[0] || q[2] != k[2] || k[1] != v[1])
     return std::nullopt;
   return m;
 }
