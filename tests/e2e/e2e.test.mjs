@@ -150,7 +150,7 @@ test("a state in the URL is restored, and edits go back into the URL", async () 
   const state = await page.evaluate(() => fusionlab.getState());
   assert.deepEqual(state, {
     view: "decode", lang: "en", d: 2048, heads: 16, kv_heads: 4, head_dim: 128, ffn: 8192, layers: "one",
-    tokens: 512, kv_len: 8192, batch: 2, dtype: "bf16", weights_dtype: "bf16", matmul_tflops: 500, other_tflops: 67,
+    model_layers: 32, vocab: 128256, tied_embeddings: 0, tokens: 512, kv_len: 8192, batch: 2, dtype: "bf16", weights_dtype: "bf16", matmul_tflops: 500, other_tflops: 67,
     bandwidth_tbs: 3.35, launch_us: 4, graph_launch_us: 1.3, memory_gb: 80, partition: 1,
   });
   await page.evaluate(() => fusionlab.setState({ kv_len: 1024, partition: 3 }));
