@@ -39,7 +39,9 @@ step "build (preset fuzz)"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$jobs"
 
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+# A 16 MB quarantine (256 by default) still catches use-after-free in these
+# small graphs and makes the interpreter-heavy targets almost twice as fast.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=16}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 declare -A execs corpus crashes
