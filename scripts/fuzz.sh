@@ -21,19 +21,7 @@ if (($#)); then targets=("$@"); else targets=("${all[@]}"); fi
 step() { printf '\n==> %s\n' "$*"; }
 
 step "set-up"
-scripts/setup.sh native
-# libFuzzer ships with clang's runtime libraries: libclang-rt-14-dev, which
-# Debian 12's clang only recommends (so --no-install-recommends skips it).
-missing=()
-for p in clang libclang-rt-14-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "fuzz: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q
-  apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+scripts/setup.sh native fuzz
 
 step "build (preset fuzz)"
 cmake --preset fuzz >/dev/null

@@ -3,7 +3,7 @@
 # packages and the npm registry only. Safe to run again: it installs only
 # what is missing.
 #
-# Usage: scripts/setup.sh [native|web|e2e]...    (default: all three)
+# Usage: scripts/setup.sh [native|web|e2e|fuzz]...    (default: native web e2e)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +12,8 @@ want=(${want[*]})
 native=(build-essential cmake catch2 nlohmann-json3-dev glslang-tools libbenchmark-dev)
 web=(emscripten fonttools python3 fonts-noto-cjk xz-utils dpkg-dev)
 e2e=(chromium curl)
+# libFuzzer ships with clang's runtime libraries, which Debian 12's clang only recommends.
+fuzz=(clang libclang-rt-14-dev)
 
 packages=()
 for part in "${want[@]}"; do
@@ -19,7 +21,8 @@ for part in "${want[@]}"; do
     native) packages+=("${native[@]}") ;;
     web) packages+=("${native[@]}" "${web[@]}") ;;
     e2e) packages+=("${e2e[@]}") ;;
-    *) echo "setup.sh: unknown part '$part' (native, web or e2e)" >&2; exit 2 ;;
+    fuzz) packages+=("${fuzz[@]}") ;;
+    *) echo "setup.sh: unknown part '$part' (native, web, e2e or fuzz)" >&2; exit 2 ;;
   esac
 done
 
