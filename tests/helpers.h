@@ -4,8 +4,11 @@
 #include <cmath>
 #include <random>
 
+#include <catch2/catch.hpp>
+
 #include "core/interp.h"
 #include "core/model.h"
+#include "core/pipeline.h"
 
 namespace fl::test {
 
@@ -56,6 +59,17 @@ inline int count_ops(const Graph& g, Op op) {
   int n = 0;
   for (const Node& node : g.nodes()) n += node.op == op;
   return n;
+}
+
+// Every stage of both pipelines (with and without attention matching)
+// computes what the traced graph computes, within float tolerance.
+inline void check_all_stages(const Graph& traced, const Feeds& feeds, const Binding& bind, double tolerance = 1e-4) {
+  std::vector<TensorValue> reference = run(traced, feeds, bind);
+  for (bool attention : {false, true})
+    for (const StageResult& s : run_pipeline(traced, {attention, kLastStage, true})) {
+      INFO("stage " << stage_name(s.stage) << (attention ? " (with attention matching)" : ""));
+      CHECK(relative_difference(reference, run(s.graph, feeds, bind)) < tolerance);
+    }
 }
 
 }  // namespace fl::test

@@ -9,19 +9,6 @@
 using namespace fl;
 using namespace fl::test;
 
-namespace {
-constexpr double kTolerance = 1e-4;
-
-void check_all_stages(const Graph& traced, const Feeds& feeds, const Binding& bind) {
-  std::vector<TensorValue> reference = run(traced, feeds, bind);
-  for (bool attention : {false, true}) {
-    for (const StageResult& s : run_pipeline(traced, {attention, kLastStage, true})) {
-      INFO("stage " << stage_name(s.stage) << (attention ? " (with attention matching)" : ""));
-      CHECK(relative_difference(reference, run(s.graph, feeds, bind)) < kTolerance);
-    }
-  }
-}
-}  // namespace
 
 TEST_CASE("prefill: every stage computes the traced layer's output") {
   check_all_stages(prefill_layer(kSmallCfg, 8, 0, ParamMode::random(3)), prefill_feeds(kSmallCfg, 8), {});

@@ -12,15 +12,6 @@ using namespace fl::test;
 
 namespace {
 
-void check_all_stages(const Graph& traced, const Feeds& feeds, const Binding& bind) {
-  std::vector<TensorValue> reference = run(traced, feeds, bind);
-  for (bool attention : {false, true})
-    for (const StageResult& s : run_pipeline(traced, {attention, kLastStage, true})) {
-      INFO("stage " << stage_name(s.stage));
-      CHECK(relative_difference(reference, run(s.graph, feeds, bind)) < 1e-4);
-    }
-}
-
 TensorValue token_ids(int64_t n, int64_t vocab) {
   TensorValue t{{n}, {}};
   for (int64_t i = 0; i < n; ++i) t.data.push_back(static_cast<float>((i * 7 + 3) % vocab));
