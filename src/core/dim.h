@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/small_vector.h"
+
 namespace fl {
 
 using Binding = std::map<std::string, int64_t>;
@@ -53,7 +55,8 @@ class Dim {
   std::shared_ptr<const Terms> symbolic_;
 };
 
-using Shape = std::vector<Dim>;
+// Ranks above four spill to the heap.
+using Shape = SmallVector<Dim, 4>;
 
 Dim numel(const Shape& s);
 std::string shape_str(const Shape& s);

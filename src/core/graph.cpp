@@ -102,7 +102,7 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
       return declared;
     case Op::Transpose: {
       const Shape& s = *in[0];
-      std::vector<int> sorted = a.perm;
+      auto sorted = a.perm;
       std::sort(sorted.begin(), sorted.end());
       bool permutation = sorted.size() == s.size();
       for (size_t i = 0; permutation && i < sorted.size(); ++i) permutation = sorted[i] == static_cast<int>(i);
@@ -140,7 +140,7 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
   fail(op, "unknown op");
 }
 
-NodeId Graph::add(Op op, std::vector<NodeId> inputs, Attrs attrs, Shape shape, DType dtype) {
+NodeId Graph::add(Op op, NodeInputs inputs, Attrs attrs, Shape shape, DType dtype) {
   std::vector<const Shape*> in;
   for (NodeId i : inputs) {
     if (i < 0 || static_cast<size_t>(i) >= nodes_.size()) fail(op, "input %" + std::to_string(i) + " does not exist");

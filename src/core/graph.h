@@ -15,6 +15,10 @@
 namespace fl {
 
 using NodeId = int32_t;
+// Every op takes at most three operands, so they fit inside the node.
+using NodeInputs = SmallVector<NodeId, 3>;
+// A transpose's axis order.
+using Perm = SmallVector<int, 4>;
 
 enum class DType : uint8_t { BF16, FP16, FP32, FP8, I32 };
 int64_t dtype_bytes(DType t);
@@ -22,7 +26,7 @@ std::string_view dtype_name(DType t);
 
 struct Attrs {
   std::string name;      // Input / Param: the tensor's name
-  std::vector<int> perm; // Transpose: output axis i is input axis perm[i]
+  Perm perm;             // Transpose: output axis i is input axis perm[i]
   double scalar = 0;     // scalar Const value; RMSNorm eps; Attention scale
   Dim offset;            // CausalMask / Attention: query i sees keys j <= i + offset; KVWrite: the row
   int64_t n_rep = 1;     // RepeatKV: each head repeated n_rep times (GQA)
@@ -35,7 +39,7 @@ using Values = std::shared_ptr<const std::vector<float>>;
 
 struct Node {
   Op op;
-  std::vector<NodeId> inputs;
+  NodeInputs inputs;
   Shape shape;
   DType dtype = DType::BF16;
   Attrs attrs;
@@ -56,7 +60,7 @@ class Graph {
   void set_outputs(std::vector<NodeId> outs) { outputs_ = std::move(outs); }
 
   // Appends a node after checking its inputs and inferring its shape.
-  NodeId add(Op op, std::vector<NodeId> inputs, Attrs attrs = {}, Shape shape = {}, DType dtype = DType::BF16);
+  NodeId add(Op op, NodeInputs inputs, Attrs attrs = {}, Shape shape = {}, DType dtype = DType::BF16);
   // Appends a node known to be valid (a copy from another graph whose inputs
   // were remapped to values of the same shapes): no shape inference.
   NodeId append(Node n) {

@@ -151,8 +151,8 @@ Strides row_major_strides(const Dims& s) {
 }
 
 TensorValue transpose(const Node& n, const TensorValue& x) {
-  const std::vector<int>& perm = n.attrs.perm;
-  std::vector<int> sorted = perm;
+  const auto& perm = n.attrs.perm;
+  auto sorted = perm;
   std::sort(sorted.begin(), sorted.end());
   bool ok = perm.size() == x.shape.size();
   for (size_t i = 0; ok && i < sorted.size(); ++i) ok = sorted[i] == static_cast<int>(i);

@@ -3,7 +3,7 @@
 namespace fl {
 
 Tensor Tensor::apply(Op op, std::vector<Tensor> more, Attrs attrs, Shape shape) const {
-  std::vector<NodeId> ins{id_};
+  NodeInputs ins{id_};
   for (const Tensor& t : more) {
     if (&t.graph() != g_) throw GraphError(std::string(op_name(op)) + ": operands come from different graphs");
     ins.push_back(t.id());
@@ -42,7 +42,7 @@ Tensor mean(const Tensor& x) { return x.apply(Op::Mean); }
 Tensor max(const Tensor& x) { return x.apply(Op::Max); }
 Tensor reshape(const Tensor& x, Shape shape) { return x.apply(Op::Reshape, {}, {}, std::move(shape)); }
 
-Tensor transpose(const Tensor& x, std::vector<int> perm) {
+Tensor transpose(const Tensor& x, Perm perm) {
   Attrs a;
   a.perm = std::move(perm);
   return x.apply(Op::Transpose, {}, a);

@@ -41,7 +41,7 @@ Tensor sum(const Tensor& x);
 Tensor mean(const Tensor& x);
 Tensor max(const Tensor& x);
 Tensor reshape(const Tensor& x, Shape shape);
-Tensor transpose(const Tensor& x, std::vector<int> perm);
+Tensor transpose(const Tensor& x, Perm perm);
 Tensor repeat_kv(const Tensor& x, int64_t n_rep);
 Tensor matmul(const Tensor& a, const Tensor& b);
 Tensor rmsnorm(const Tensor& x, const Tensor& weight, double eps);

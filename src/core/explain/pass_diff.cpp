@@ -27,7 +27,7 @@ std::string signature(const Node& n) {
 }  // namespace
 
 StageDiff diff_graphs(const Graph& before, const Graph& after) {
-  std::map<std::pair<std::string, std::vector<NodeId>>, std::deque<NodeId>> exact;  // (signature, old inputs)
+  std::map<std::pair<std::string, NodeInputs>, std::deque<NodeId>> exact;  // (signature, old inputs)
   std::map<std::string, std::deque<NodeId>> by_signature;
   for (size_t i = 0; i < before.size(); ++i) {
     const Node& n = before.nodes()[i];
@@ -49,7 +49,7 @@ StageDiff diff_graphs(const Graph& before, const Graph& after) {
   for (size_t i = 0; i < after.size(); ++i) {
     const Node& n = after.nodes()[i];
     std::string sig = signature(n);
-    std::vector<NodeId> old_inputs;
+    NodeInputs old_inputs;
     for (NodeId in : n.inputs) old_inputs.push_back(old_of[static_cast<size_t>(in)]);
     NodeId match = -1;
     if (auto it = exact.find({sig, old_inputs}); it != exact.end()) match = take(it->second);

@@ -16,7 +16,7 @@ namespace {
 
 struct Key {
   const Node* node;     // the node in the source graph (for attrs, shape, value)
-  std::vector<NodeId> inputs;  // canonical inputs in the new graph
+  NodeInputs inputs;  // canonical inputs in the new graph
 };
 
 size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }

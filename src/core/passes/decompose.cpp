@@ -13,7 +13,7 @@ namespace fl {
 PassResult decompose(const Graph& g) {
   Rebuilder rb(g);
   int rewrites = 0;
-  auto op = [&](Op o, std::vector<NodeId> in) { return rb.emit(o, std::move(in)); };
+  auto op = [&](Op o, NodeInputs in) { return rb.emit(o, std::move(in)); };
   for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
     const Node& n = g.node(id);
     if (!is_composite(n.op)) {

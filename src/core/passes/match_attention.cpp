@@ -39,7 +39,7 @@ std::optional<AttentionMatch> match_at(const Graph& g, const std::vector<int>& u
   if (!single(scaled.inputs[0], Op::MatMul)) return std::nullopt;
   const Node& qk = g.node(scaled.inputs[0]);
   const Node& kt = g.node(qk.inputs[1]);
-  if (kt.op != Op::Transpose || kt.attrs.perm != std::vector<int>{0, 2, 1}) return std::nullopt;
+  if (kt.op != Op::Transpose || kt.attrs.perm != Perm{0, 2, 1}) return std::nullopt;
   AttentionMatch m{qk.inputs[0], kt.inputs[0], pv.inputs[1],
                    scaled.op == Op::Mul ? c.attrs.scalar : 1.0 / c.attrs.scalar, g.node(masked).attrs.offset};
   const Shape &q = g.node(m.q).shape, &k = g.node(m.k).shape, &v = g.node(m.v).shape;

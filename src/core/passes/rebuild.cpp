@@ -12,7 +12,7 @@ NodeId Rebuilder::copy(NodeId id) {
   return now;
 }
 
-NodeId Rebuilder::emit(Op op, std::vector<NodeId> inputs, Attrs attrs, Shape shape) {
+NodeId Rebuilder::emit(Op op, NodeInputs inputs, Attrs attrs, Shape shape) {
   return out_.add(op, std::move(inputs), std::move(attrs), std::move(shape));
 }
 

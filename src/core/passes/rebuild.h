@@ -24,7 +24,7 @@ class Rebuilder {
   // Copies old node `id` with its inputs remapped; returns the new id.
   NodeId copy(NodeId id);
   // Adds a node in the new graph, taking dtype from the first input.
-  NodeId emit(Op op, std::vector<NodeId> inputs, Attrs attrs = {}, Shape shape = {});
+  NodeId emit(Op op, NodeInputs inputs, Attrs attrs = {}, Shape shape = {});
   NodeId scalar(double v) { return out_.scalar(v); }
 
   // Remaps the outputs and drops every node they do not need.

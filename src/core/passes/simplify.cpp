@@ -14,7 +14,7 @@ namespace {
 
 struct Term {
   Op op;
-  std::vector<NodeId> in;
+  NodeInputs in;
   Attrs attrs;
   Shape shape;
   DType dtype;  // kept where the operands do not decide it (an embedding's)
