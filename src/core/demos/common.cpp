@@ -81,16 +81,22 @@ Text why_text(Boundary b) {
 
 json kernel_json(const Partition& p, size_t i, const Hardware& hw, Lang lang, bool detail) {
   const Kernel& k = p.kernels[i];
-  json j = {{"index", i},
-            {"kind", kernel_kind_name(k.kind)},
-            {"label", k.label},
-            {"nodes", k.nodes.size()},
-            {"reads", k.reads},
-            {"writes", k.writes},
-            {"flops", k.flops()},
-            {"t", kernel_time(k, hw)},
-            {"t_compute", compute_time(k, hw)},
-            {"t_memory", memory_time(k, hw)}};
+  // Built key by key in sorted order (each insert lands at the end of the
+  // map): a whole model has ~10k kernels, and an initializer list copies
+  // every value once more.
+  json j(json::value_t::object);
+  json::object_t& o = *j.get_ptr<json::object_t*>();
+  auto put = [&o](const char* key, json value) { o.emplace_hint(o.end(), key, std::move(value)); };
+  put("flops", k.flops());
+  put("index", i);
+  put("kind", kernel_kind_name(k.kind));
+  put("label", k.label);
+  put("nodes", k.nodes.size());
+  put("reads", k.reads);
+  put("t", kernel_time(k, hw));
+  put("t_compute", compute_time(k, hw));
+  put("t_memory", memory_time(k, hw));
+  put("writes", k.writes);
   if (!detail) return j;
   json nodes = json::array();
   for (NodeId id : k.nodes) nodes.push_back(node_str(p.graph, id));
