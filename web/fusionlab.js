@@ -137,6 +137,7 @@
       },
     ],
     onReady: () => {
+      performance.mark("fusionlab-ready");  // time to first full frame, for tests/e2e/startup.mjs
       showStatus("");
       resolveReady(window.fusionlab);
     },
