@@ -18,7 +18,10 @@
   "use strict";
 
   const FONT_URL = "fonts/ui-font.otf";
-  const CALLS = { analyze: 0, getState: 1, setState: 2, throwNextFrame: 3, messages: 4 };
+  const CALLS = {
+    analyze: "apiAnalyze", getState: "apiGetState", setState: "apiSetState",
+    throwNextFrame: "apiThrowNextFrame", messages: "apiMessages",
+  };
 
   let resolveReady, rejectReady;
   const ready = new Promise((resolve, reject) => {
@@ -31,14 +34,12 @@
     .then((r) => (r.ok ? r.arrayBuffer() : null))
     .catch(() => null);
 
-  // The C++ side (src/web/bindings.cpp) reads Module.apiArgument and answers
-  // in Module.apiReply: {"result": ...} or {"error": "...", "field": "..."}.
+  // The C++ side (src/web/bindings.cpp, embind) takes JSON text and answers
+  // {"result": ...} or {"error": "...", "field": "..."}.
   function call(name, argument) {
-    if (!Module._fusionlab_api || !Module.calledRun) throw new Error("fusionlab: not ready yet (await fusionlab.ready)");
-    Module.apiArgument = argument === undefined ? "" : JSON.stringify(argument);
-    Module._fusionlab_api(CALLS[name]);
-    const reply = JSON.parse(Module.apiReply);
-    Module.apiReply = null;
+    const fn = Module[CALLS[name]];
+    if (!fn || !Module.calledRun) throw new Error("fusionlab: not ready yet (await fusionlab.ready)");
+    const reply = JSON.parse(fn(argument === undefined ? "" : JSON.stringify(argument)));
     if ("error" in reply) {
       const error = new Error(reply.error);
       if (reply.field) error.field = reply.field;

@@ -1,14 +1,12 @@
-// The JS API's C++ half: exported C functions (no embind, whose glue compiles
-// code with `new Function`, which the page's Content-Security-Policy forbids).
-// Every call takes and returns JSON text through Module.apiArgument and
-// Module.apiReply; web/fusionlab.js parses the reply and turns
-// {"error": ..., "field": ...} into a thrown JS Error, so no C++ exception
-// ever crosses into JavaScript.
+// The JS API's C++ half: embind functions (built with -sDYNAMIC_EXECUTION=0,
+// so the glue needs no `new Function`, which the page's Content-Security-Policy
+// forbids). Every call takes and returns JSON text; web/fusionlab.js parses
+// the reply and turns {"error": ..., "field": ...} into a thrown JS Error, so
+// no C++ exception ever crosses into JavaScript.
 #include "web/bindings.h"
 
-#include <emscripten.h>
+#include <emscripten/bind.h>
 
-#include <cstdlib>
 #include <exception>
 
 namespace fl::web {
@@ -18,14 +16,6 @@ namespace {
 State* g_state = nullptr;
 
 using nlohmann::json;
-
-EM_JS(char*, js_take_api_argument, (), {
-  const text = typeof Module.apiArgument === "string" ? Module.apiArgument : "";
-  Module.apiArgument = null;
-  return allocateUTF8(text);
-});
-
-EM_JS(void, js_put_api_reply, (const char* reply), { Module.apiReply = UTF8ToString(reply); });
 
 std::string error_reply(const std::string& message, const std::string& field = "") {
   json reply{{"error", message}};
@@ -79,25 +69,30 @@ std::string messages_json() {
   return json{{"result", {{"url_warning", g_state->url_warning}, {"error", error.message}, {"field", error.field}}}}.dump();
 }
 
+// Every call: an error reply before the first frame or on any exception.
+template <std::string (*Call)(const std::string&)>
+std::string guarded_call(const std::string& argument) {
+  if (!g_state) return error_reply("fusionlab: not ready yet (await fusionlab.ready)");
+  try {
+    return Call(argument);
+  } catch (const std::exception& e) {
+    return error_reply(std::string("fusionlab: ") + e.what());
+  }
+}
+
+std::string get_state(const std::string&) { return get_state_json(); }
+std::string messages(const std::string&) { return messages_json(); }
+
 }  // namespace
 
 void BindApi(State& state) { g_state = &state; }
 
-}  // namespace fl::web
-
-// 0 analyze, 1 getState, 2 setState, 3 throwNextFrame, 4 messages.
-extern "C" EMSCRIPTEN_KEEPALIVE void fusionlab_api(int call) {
-  using namespace fl::web;
-  char* raw = js_take_api_argument();
-  const std::string argument = raw ? raw : "";
-  std::free(raw);
-  std::string reply;
-  if (!g_state) reply = error_reply("fusionlab: not ready yet (await fusionlab.ready)");
-  else if (call == 0) reply = analyze_json(argument);
-  else if (call == 1) reply = get_state_json();
-  else if (call == 2) reply = set_state_json(argument);
-  else if (call == 3) reply = throw_next_frame(argument);
-  else if (call == 4) reply = messages_json();
-  else reply = error_reply("fusionlab: unknown call");
-  js_put_api_reply(reply.c_str());
+EMSCRIPTEN_BINDINGS(fusionlab_api) {
+  emscripten::function("apiAnalyze", &guarded_call<analyze_json>);
+  emscripten::function("apiGetState", &guarded_call<get_state>);
+  emscripten::function("apiSetState", &guarded_call<set_state_json>);
+  emscripten::function("apiThrowNextFrame", &guarded_call<throw_next_frame>);
+  emscripten::function("apiMessages", &guarded_call<messages>);
 }
+
+}  // namespace fl::web
