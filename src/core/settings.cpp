@@ -112,8 +112,8 @@ AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int de
   return c;
 }
 
-std::vector<Setting> settings_of(const AnalysisConfig& c) {
-  std::vector<Setting> s = {{"demo", std::to_string(c.demo)},
+std::vector<Setting> all_values_of(const AnalysisConfig& c) {
+  return {{"demo", std::to_string(c.demo)},
                             {"lang", c.lang == Lang::Zh ? "zh" : "en"},
                             {"d", std::to_string(c.model.d)},
                             {"heads", std::to_string(c.model.H)},
@@ -135,6 +135,10 @@ std::vector<Setting> settings_of(const AnalysisConfig& c) {
                             {"launch_us", real_text(c.hw.launch * 1e6)},
                             {"graph_launch_us", real_text(c.hw.graph_launch * 1e6)},
                             {"memory_gb", real_text(c.hw.memory / 1e9)}};
+}
+
+std::vector<Setting> settings_of(const AnalysisConfig& c) {
+  std::vector<Setting> s = all_values_of(c);
   // A preset used as it is stands for its numbers: the key alone, and no
   // numbers printed and parsed back with a rounding that would make it custom.
   auto drop = [&](std::initializer_list<std::string_view> keys) {

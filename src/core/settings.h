@@ -24,7 +24,11 @@ std::span<const std::string_view> setting_keys();
 // of G, ...) in both languages.
 AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int default_demo = 2);
 
-// Settings that reproduce `c` through config_from_settings.
+// Settings that reproduce `c` through config_from_settings: a preset used as
+// it is appears as its key alone.
 std::vector<Setting> settings_of(const AnalysisConfig& c);
+
+// Every number of `c`, presets or not: what a form shows in its inputs.
+std::vector<Setting> all_values_of(const AnalysisConfig& c);
 
 }  // namespace fl

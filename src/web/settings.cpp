@@ -193,7 +193,7 @@ Workload Workload::Default(int demo) {
 
 std::string Workload::Value(std::string_view key) const {
   if (has_key(pairs, key)) return value_of(pairs, key);
-  return value_of(settings_of(config), key);
+  return value_of(all_values_of(config), key);
 }
 
 Workload* ActiveWorkload(Settings& s) {
