@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "core/explain/absorbed.h"
 #include "core/explain/pass_diff.h"
 #include "core/explain/pseudo_kernel.h"
 #include "core/model.h"
@@ -49,4 +50,50 @@ TEST_CASE("pseudo-kernels show loads, on-chip work and stores") {
   std::set<NodeId> written;
   for (const KernelEdge& e : p.kernels[1].ends) written.insert(e.tensor);
   CHECK(stores == written.size());
+}
+
+TEST_CASE("every op of a fused partition lands in exactly one fused kernel") {
+  AnalysisConfig c = AnalysisConfig::for_demo(2);  // Llama-3.1-8B prefill
+  for (bool decode : {false, true})
+    for (PartitionId id : kAllPartitions) {
+      INFO((decode ? "decode " : "prefill ") << partition_key(id));
+      AbsorbedPartition a = absorbed_partition(c, decode, id);
+      const std::vector<Kernel>& fused = a.partition.kernels;
+      std::vector<int> absorbed_by(fused.size(), 0);
+      double flops_alone = 0, flops_fused = 0;
+      int64_t bytes_alone = 0;
+      for (const AbsorbedKernel& k : a.absorbed) {
+        REQUIRE(k.fused_kernel < fused.size());
+        ++absorbed_by[k.fused_kernel];
+        flops_alone += k.alone.flops();
+        bytes_alone += k.alone.bytes();
+      }
+      for (const Kernel& k : fused) flops_fused += k.flops();
+      for (int n : absorbed_by) CHECK(n >= 1);  // no fused kernel out of nothing
+      CHECK(flops_alone == Approx(flops_fused));  // fusion moves work, it does not remove it
+      CHECK(bytes_alone >= a.partition.cost.bytes);
+      if (id == PartitionId::Eager || id == PartitionId::Decomposed) {
+        // Not fused: every kernel absorbed itself and nothing else.
+        REQUIRE(a.absorbed.size() == fused.size());
+        for (size_t i = 0; i < fused.size(); ++i) {
+          CHECK(a.absorbed[i].fused_kernel == i);
+          CHECK(a.absorbed[i].alone.bytes() == fused[i].bytes());
+        }
+      } else {
+        CHECK(a.absorbed.size() > fused.size());
+      }
+    }
+}
+
+TEST_CASE("the absorbing partition is the one demos 2 and 3 report") {
+  AnalysisConfig c = AnalysisConfig::for_demo(2);
+  Graph g = prefill_layer(c.model, c.tokens, 0, ParamMode::shapes(), c.trace_options());
+  std::vector<Partition> four = four_partitions(g, {}, c.hw);
+  for (PartitionId id : {PartitionId::Fused, PartitionId::FusedFlash}) {
+    Partition p = absorbed_partition(c, false, id).partition;
+    const Partition& reported = four[static_cast<size_t>(id)];
+    CHECK(p.kernels.size() == reported.kernels.size());
+    CHECK(p.cost.bytes == reported.cost.bytes);
+    CHECK(p.cost.t_total == Approx(reported.cost.t_total));
+  }
 }

@@ -119,6 +119,7 @@ std::vector<std::pair<std::string, std::string>> ExplainPairs(const Settings& s)
   if (s.view == View::Roofline || s.view == View::Timeline) {
     if (e.phase >= 0) out.emplace_back("phase", e.phase ? "decode" : "prefill");
   }
+  if (s.view == View::Roofline && e.arrows) out.emplace_back("arrows", "1");
   if (s.view == View::Timeline) {
     if (e.graphs) out.emplace_back("graphs", "1");
     if (e.megakernel) out.emplace_back("mega", "1");

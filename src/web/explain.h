@@ -31,7 +31,7 @@ struct ExplainState {
   int node = -1;            // selected node id (in the shown stage), -1 for none
   bool graphs = false;      // timeline: CUDA Graphs (hw.graph_launch per kernel)
   bool megakernel = false;  // timeline: one launch for the whole layer
-  bool arrows = false;      // roofline: reserved (see panel_roofline.cpp)
+  bool arrows = false;      // roofline: arrows from each op alone to its fused kernel
   int phase = -1;           // roofline/timeline: -1 the view's default, 0 prefill, 1 decode
   // The graph view's camera: graph units to CSS pixels, and the offset.
   float zoom = 0, pan_x = 0, pan_y = 0;  // zoom 0: fit on the next frame

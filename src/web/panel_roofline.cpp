@@ -1,16 +1,15 @@
 // [SECTION] The roofline: every kernel of a partition at (FLOPs per HBM byte,
 // attained FLOP/s), under the hardware's roofs (matmul peak, other-ops peak,
 // bandwidth slope); prefill and decode move the points across the ridge.
-//
-// Arrows from the decomposed partition's kernels to the fused kernel that
-// absorbed them are not drawn: demos 2/3 give each kernel's label and counts
-// but not its node ids, so the mapping cannot be derived without guessing.
+// A toggle draws, for a fused partition, an arrow from every op run alone
+// (fusion off) to the fused kernel that absorbed it.
 #include <algorithm>
 #include <cmath>
 
 #include "core/units.h"
 #include "web/explain.h"
 #include "web/panels.h"
+#include "web/roofline_arrows.h"
 #include "web/theme.h"
 #include "web/widgets.h"
 
@@ -77,6 +76,13 @@ void DrawRooflinePanel(State& state) {
   const HardwareRow& hw = ph.hw;
   int& selected = state.settings.kernel;
   if (selected >= static_cast<int>(p.kernel_list.size())) selected = -1;
+  ExplainState& e = Explain();
+  ImGui::SameLine();
+  ImGui::Checkbox(Tx(Text::UiRooflineArrows, lang), &e.arrows);
+  RecordWidget("roofline.arrows");
+  static const RooflineArrows kNoArrows;
+  const RooflineArrows& arrows =
+      e.arrows ? ArrowsFor(state, ExplainDecode(state.settings), state.settings.partition) : kNoArrows;
 
   DrawExportRow("roofline_export", PartitionCsv(p), kRooflineChart, ph.raw, "fusionlab-roofline", lang);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -87,14 +93,17 @@ void DrawRooflinePanel(State& state) {
   double ix0 = std::log10(hw.other_flops / hw.bandwidth), ix1 = std::log10(hw.matmul_flops / hw.bandwidth);
   double iy0 = std::log10(hw.other_flops), iy1 = std::log10(hw.matmul_flops);
   double tmax = 0;
+  auto extend = [&](double flops, double bytes, double t) {
+    if (flops <= 0 || bytes <= 0 || t <= 0) return;
+    ix0 = std::min(ix0, std::log10(flops / bytes));
+    ix1 = std::max(ix1, std::log10(flops / bytes));
+    iy0 = std::min(iy0, std::log10(flops / t));
+  };
   for (const KernelRow& k : p.kernel_list) {
-    const double bytes = k.reads + k.writes;
-    if (k.flops <= 0 || bytes <= 0 || k.t <= 0) continue;
-    ix0 = std::min(ix0, std::log10(k.flops / bytes));
-    ix1 = std::max(ix1, std::log10(k.flops / bytes));
-    iy0 = std::min(iy0, std::log10(k.flops / k.t));
-    tmax = std::max(tmax, k.t);
+    extend(k.flops, k.reads + k.writes, k.t);
+    if (k.flops > 0 && k.reads + k.writes > 0) tmax = std::max(tmax, k.t);
   }
+  for (const ArrowSource& a : arrows.sources) extend(a.flops, a.bytes, a.t);
   ix0 = std::floor(ix0 - 0.3), ix1 = std::ceil(ix1 + 0.3), iy0 = std::floor(iy0 - 0.3), iy1 = std::ceil(iy1 + 0.3);
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -126,17 +135,40 @@ void DrawRooflinePanel(State& state) {
   roof(hw.other_flops, IM_COL32(200, 120, 40, 255), 2.0f);
   quads.push_back({left * s, (top + phh) * s, (left + pw) * s, (top + phh + 1) * s, kChartAxis});
   quads.push_back({left * s, top * s, (left + 1) * s, (top + phh) * s, kChartAxis});
-  int hover = -1;
+  int hover = -1, hover_source = -1;
   const ImVec2 mouse(ImGui::GetIO().MousePos.x - origin.x, ImGui::GetIO().MousePos.y - origin.y);
   float best = 1e9f;
+  auto plotted = [](double flops, double bytes, double t) { return flops > 0 && bytes > 0 && t > 0; };
+  auto radius = [&](double t) { return 4 + 12 * static_cast<float>(std::sqrt(t / tmax)); };
+  // Arrows first, under the points: from each op alone to the rim of its fused kernel.
+  for (size_t i = 0; i < arrows.sources.size(); ++i) {
+    const ArrowSource& a = arrows.sources[i];
+    if (a.fused >= p.kernel_list.size()) continue;
+    const KernelRow& k = p.kernel_list[a.fused];
+    if (!plotted(a.flops, a.bytes, a.t) || !plotted(k.flops, k.reads + k.writes, k.t)) continue;
+    const float x0 = X(a.flops / a.bytes), y0 = Y(a.flops / a.t);
+    const float x1 = X(k.flops / (k.reads + k.writes)), y1 = Y(k.flops / k.t);
+    const float dx = x1 - x0, dy = y1 - y0, len = std::hypot(dx, dy);
+    const ImU32 c = (KindColor(a.kind) & 0x00FFFFFFu) | (static_cast<ImU32>(150) << IM_COL32_A_SHIFT);
+    quads.push_back({(x0 - 3) * s, (y0 - 3) * s, (x0 + 3) * s, (y0 + 3) * s, c, 3 * s});
+    const float dist = std::hypot(mouse.x - x0, mouse.y - y0);
+    if (hovered && dist <= 5 && dist < best) best = dist, hover_source = static_cast<int>(i);
+    const float r = radius(k.t) + 2;
+    if (len <= r + 4) continue;  // the op sits inside its kernel's point
+    const float ux = dx / len, uy = dy / len, tx = x1 - ux * r, ty = y1 - uy * r;
+    const ImU32 ink = IM_COL32(70, 76, 90, 150);
+    segs.push_back({x0 * s, y0 * s, tx * s, ty * s, ink, 1.2f * s});
+    segs.push_back({tx * s, ty * s, (tx - ux * 7 - uy * 4) * s, (ty - uy * 7 + ux * 4) * s, ink, 1.2f * s});
+    segs.push_back({tx * s, ty * s, (tx - ux * 7 + uy * 4) * s, (ty - uy * 7 - ux * 4) * s, ink, 1.2f * s});
+  }
   for (size_t i = 0; i < p.kernel_list.size(); ++i) {
     const KernelRow& k = p.kernel_list[i];
     const double bytes = k.reads + k.writes;
-    if (k.flops <= 0 || bytes <= 0 || k.t <= 0) continue;
+    if (!plotted(k.flops, bytes, k.t)) continue;
     const float x = X(k.flops / bytes), y = Y(k.flops / k.t);
-    const float r = 4 + 12 * static_cast<float>(std::sqrt(k.t / tmax));
+    const float r = radius(k.t);
     const float dist = std::hypot(mouse.x - x, mouse.y - y);
-    if (hovered && dist <= r + 2 && dist < best) best = dist, hover = static_cast<int>(i);
+    if (hovered && dist <= r + 2 && dist < best) best = dist, hover = static_cast<int>(i), hover_source = -1;
     const bool sel = static_cast<int>(i) == selected;
     if (sel) quads.push_back({(x - r - 3) * s, (y - r - 3) * s, (x + r + 3) * s, (y + r + 3) * s, IM_COL32(20, 20, 20, 255), (r + 3) * s});
     ImU32 c = KindColor(k.kind);
@@ -158,10 +190,6 @@ void DrawRooflinePanel(State& state) {
     std::string t = pow10_label(d);
     draw->AddText(at(left - ImGui::CalcTextSize(t.c_str()).x - 5, Y(std::pow(10.0, d)) - line / 2), muted, t.c_str());
   }
-  const std::string mm = tr(Text::UiRooflineMatmulRoof, lang, {fmt_fixed(hw.matmul_flops / 1e12, 0), fmt_fixed(hw.matmul_flops / hw.bandwidth, 0)});
-  const std::string oo = tr(Text::UiRooflineOtherRoof, lang, {fmt_fixed(hw.other_flops / 1e12, 0), fmt_fixed(hw.other_flops / hw.bandwidth, 0)});
-  draw->AddText(at(left + pw - ImGui::CalcTextSize(mm.c_str()).x - 4, Y(hw.matmul_flops) - line - 2), IM_COL32(52, 101, 164, 255), mm.c_str());
-  draw->AddText(at(left + pw - ImGui::CalcTextSize(oo.c_str()).x - 4, Y(hw.other_flops) + 2), IM_COL32(180, 100, 30, 255), oo.c_str());
   const std::string xl = Tx(Text::UiRooflineXAxis, lang);
   draw->AddText(at(left + pw - ImGui::CalcTextSize(xl.c_str()).x, top + phh - line - 2), muted, xl.c_str());
   draw->AddText(at(left + 4, top), muted, Tx(Text::UiRooflineYAxis, lang));
@@ -172,9 +200,27 @@ void DrawRooflinePanel(State& state) {
     ImGui::TextUnformatted(tr(Text::UiRooflinePoint, lang, {fmt_fixed(k.flops / (k.reads + k.writes), 1),
                                                            fmt_fixed(k.flops / k.t / 1e12, 2)}).c_str());
     ImGui::EndTooltip();
+  } else if (hover_source >= 0) {
+    const ArrowSource& a = arrows.sources[static_cast<size_t>(hover_source)];
+    ImGui::SetTooltip("%s", tr(Text::UiRooflineArrowTip, lang, {a.kind, fmt_time(a.t), fmt_bytes(a.bytes),
+                                                                std::to_string(a.fused)}).c_str());
   }
-  DrawKindLegend(KindsOf(p.kernel_list), lang, false);
-  TextMuted(Tx(Text::UiRooflineNoArrows, lang));
+  // The roofs' numbers under the chart, where no point can cover them.
+  const std::string mm = tr(Text::UiRooflineMatmulRoof, lang, {fmt_fixed(hw.matmul_flops / 1e12, 0), fmt_fixed(hw.matmul_flops / hw.bandwidth, 0)});
+  const std::string oo = tr(Text::UiRooflineOtherRoof, lang, {fmt_fixed(hw.other_flops / 1e12, 0), fmt_fixed(hw.other_flops / hw.bandwidth, 0)});
+  ImGui::TextColored(ImVec4(0.20f, 0.40f, 0.64f, 1.0f), "%s", mm.c_str());
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  ImGui::TextColored(ImVec4(0.71f, 0.39f, 0.12f, 1.0f), "%s", oo.c_str());
+  std::vector<std::string> kinds = KindsOf(p.kernel_list);
+  for (const ArrowSource& a : arrows.sources)
+    if (std::find(kinds.begin(), kinds.end(), a.kind) == kinds.end()) kinds.push_back(a.kind);
+  DrawKindLegend(kinds, lang, false);
+  if (!e.arrows) return;
+  const int part = state.settings.partition;
+  if (!arrows.error.empty()) TextError(arrows.error);
+  else if (arrows.sources.empty()) TextMuted(Tx(Text::UiRooflineArrowsNeedFused, lang));
+  else TextMuted(tr(Text::UiRooflineArrowsNote, lang, {std::to_string(arrows.sources.size()),
+                                                       std::to_string(p.kernel_list.size()), ph.partitions[static_cast<size_t>(part)].name}).c_str());
 }
 
 }  // namespace fl::web

@@ -105,6 +105,30 @@ test("roofline: prefill and decode through clicks", async () => {
   await page.close();
 });
 
+test("roofline: the arrows toggle draws each op's way into its fused kernel", async () => {
+  const { page, errors } = await open("view=roofline&lang=en&partition=2");
+  const chart = async () => {
+    const [x, y, width, height] = (await explain(page)).widgets.roofline;
+    return page.screenshot({ clip: { x, y, width, height } });
+  };
+  assert.equal((await explain(page)).arrows, false);
+  const without = await chart();
+  await click(page, "roofline.arrows");
+  assert.equal((await explain(page)).arrows, true);
+  assert.match(await page.evaluate(() => location.search), /arrows=1/);
+  const withArrows = await chart();
+  assert.notEqual(Buffer.compare(without, withArrows), 0, "the arrows change the chart");
+  await shot(page, "roofline-arrows");
+  // An unfused partition has nothing to absorb: the chart is the plain one.
+  await page.evaluate(() => window.fusionlab.setState({ partition: 1 }));
+  await afterFrames(page, 3);
+  const unfusedOn = await chart();
+  await click(page, "roofline.arrows");
+  assert.equal(Buffer.compare(unfusedOn, await chart()), 0, "no arrows for the decomposed partition");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("timeline: CUDA Graphs and megakernel shrink the total", async () => {
   const { page, errors } = await open("view=timeline&lang=en&partition=2");
   assert.equal((await explain(page)).graphs, false);
