@@ -7,13 +7,15 @@ const base = process.argv[2] || "http://127.0.0.1:8000/";
 const out = new URL("./artifacts/", import.meta.url).pathname;
 mkdirSync(out, { recursive: true });
 
-const views = ["kernels", "prefill", "decode", "ablation"];
+const views = ["kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline"];
 const shots = [];
 for (const lang of ["zh", "en"])
   for (const view of views) {
     shots.push({ name: `${view}-${lang}-1280x720`, query: `view=${view}&lang=${lang}`, width: 1280, height: 720 });
     shots.push({ name: `${view}-${lang}-embed-800x450`, query: `view=${view}&lang=${lang}&embed=1`, width: 800, height: 450 });
   }
+for (const lang of ["zh", "en"])
+  shots.push({ name: `prefill-405b-${lang}-1280x720`, query: `view=prefill&model=llama-3.1-405b&layers=all&hardware=b200&lang=${lang}`, width: 1280, height: 720 });
 shots.push({ name: "embed-example", path: "embed-example.html", width: 900, height: 1100 });
 
 const browser = await launch();

@@ -7,7 +7,7 @@ const base = process.argv[2] || "http://127.0.0.1:8000/";
 const runs = Number(process.argv[3] || 11);
 const pages = [
   { name: "course page, 1280x720", url: base, width: 1280, height: 720 },
-  { name: "embedded view, 800x450", url: `${base}?embed=1&view=phase`, width: 800, height: 450 },
+  { name: "embedded view, 800x450", url: `${base}?embed=1&view=decode`, width: 800, height: 450 },
 ];
 
 const browser = await launch();
