@@ -159,20 +159,6 @@ ImTextureID ChartRenderer::Render(ImGuiID id, int width, int height, ImU32 backg
   return Render(id, width, height, background, quads, kNone);
 }
 
-bool ChartRenderer::ReadPixels(ImGuiID id, std::vector<unsigned char>& rgba, int& width, int& height) {
-  auto it = targets_.find(id);
-  if (it == targets_.end() || !it->second.framebuffer) return false;
-  const Target& t = it->second;
-  width = t.width;
-  height = t.height;
-  rgba.assign(static_cast<size_t>(width) * static_cast<size_t>(height) * 4, 0);
-  glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
-  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  // Row 0 of the framebuffer is the chart's top row (see quad.vert): already top to bottom.
-  return true;
-}
-
 ImTextureID ChartRenderer::Render(ImGuiID id, int width, int height, ImU32 background,
                                   const std::vector<Quad>& quads, const std::vector<Segment>& segments) {
   if (width < 1) width = 1;

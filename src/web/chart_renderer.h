@@ -48,10 +48,6 @@ class ChartRenderer {
   ImTextureID Render(ImGuiID id, int width, int height, ImU32 background, const std::vector<Quad>& quads,
                      const std::vector<Segment>& segments);
 
-  // The chart `id`'s last image, RGBA rows top to bottom (glReadPixels of its
-  // framebuffer); false if the chart was never drawn.
-  bool ReadPixels(ImGuiID id, std::vector<unsigned char>& rgba, int& width, int& height);
-
  private:
   struct Target {
     GLuint framebuffer = 0, texture = 0;

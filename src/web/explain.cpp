@@ -16,17 +16,6 @@ using nlohmann::json;
 State* g_state = nullptr;
 std::map<std::string, std::vector<float>> g_widgets;
 
-EM_JS(void, js_save_text, (const char* name, const char* mime, const char* text, int length), {
-  const bytes = HEAPU8.slice(text, text + length);
-  window.fusionlab.saveBlob(UTF8ToString(name), new Blob([bytes], {type: UTF8ToString(mime)}));
-});
-
-EM_JS(void, js_save_pixels, (const char* name, const unsigned char* rgba, int width, int height), {
-  window.fusionlab.savePixels(UTF8ToString(name), width, height, HEAPU8.slice(rgba, rgba + width * height * 4));
-});
-
-EM_JS(void, js_copy_link, (), { window.fusionlab.copyLink(); });
-
 bool parse_flag(const std::string& v) { return v == "1" || v == "true" || v == "on"; }
 
 int stage_index(const std::string& v) {
@@ -156,50 +145,9 @@ ChartRenderer& ExplainRenderer() {
 // (its destructor would delete names of the lost context) and start afresh.
 void ResetExplainRenderer() { g_renderer = nullptr; }
 
-void SaveText(const std::string& name, const std::string& mime, const std::string& text) {
-  js_save_text(name.c_str(), mime.c_str(), text.data(), static_cast<int>(text.size()));
-}
-
-void SaveChartPng(const std::string& name, ImGuiID chart) {
-  std::vector<unsigned char> rgba;
-  int w = 0, h = 0;
-  if (ExplainRenderer().ReadPixels(chart, rgba, w, h)) js_save_pixels(name.c_str(), rgba.data(), w, h);
-}
-
-void CopyLink() { js_copy_link(); }
-
-std::string CsvRow(const std::vector<std::string>& cells) {
-  std::string out;
-  for (size_t i = 0; i < cells.size(); ++i) {
-    if (i) out += ',';
-    const std::string& c = cells[i];
-    if (c.find_first_of(",\"\n") == std::string::npos) {
-      out += c;
-    } else {
-      out += '"';
-      for (char ch : c) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-      out += '"';
-    }
-  }
-  return out + "\n";
-}
-
-void DrawExportRow(const char* id, const std::string& csv, ImGuiID chart, const json& analysis,
-                   const std::string& base_name, Lang lang) {
-  ImGui::PushID(id);
-  bool first = true;
-  auto button = [&](Text label, const char* key) {
-    if (!first) ImGui::SameLine();
-    first = false;
-    bool clicked = ImGui::SmallButton(Tx(label, lang));
-    RecordWidget(std::string(id) + "." + key);
-    return clicked;
-  };
-  if (!csv.empty() && button(Text::UiExportCsv, "csv")) SaveText(base_name + ".csv", "text/csv", csv);
-  if (chart && button(Text::UiExportPng, "png")) SaveChartPng(base_name + ".png", chart);
-  if (button(Text::UiExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis.dump(2));
-  if (button(Text::UiCopyLink, "link")) CopyLink();
-  ImGui::PopID();
+const std::vector<float>* RecordedWidget(const std::string& name) {
+  const auto it = g_widgets.find(name);
+  return it == g_widgets.end() ? nullptr : &it->second;
 }
 
 void BindExplain(State& state) { g_state = &state; }

@@ -1,5 +1,5 @@
 // The explain views' own state (pass timeline, graph, roofline, timeline),
-// their URL keys, the export helpers and the JS hooks the tests use.
+// their URL keys, the widget rectangles and the JS hooks the tests use.
 //
 // These keys ride along with the Settings in the URL (stage, node, graphs,
 // mega, arrows, phase) but live here, apart from Settings: main.cpp takes
@@ -54,20 +54,12 @@ bool ExplainDecode(const Settings& s);
 // A widget's screen rectangle (CSS pixels), recorded so tests can click it.
 void RecordWidget(const std::string& name);
 void RecordRect(const std::string& name, ImVec2 min, ImVec2 size);
+// The rectangle last recorded under `name` (x, y, width, height), or null.
+const std::vector<float>* RecordedWidget(const std::string& name);
 
 // The renderer shared by the explain charts (graph, roofline, timeline).
 ChartRenderer& ExplainRenderer();
 void ResetExplainRenderer();  // after a lost WebGL context
-
-// Export: CSV rows, a chart's pixels as PNG, the analysis as JSON, the link.
-void SaveText(const std::string& name, const std::string& mime, const std::string& text);
-void SaveChartPng(const std::string& name, ImGuiID chart);
-void CopyLink();
-std::string CsvRow(const std::vector<std::string>& cells);
-
-// A row of export buttons: CSV (if csv is non-empty), PNG (if chart != 0), JSON, copy link.
-void DrawExportRow(const char* id, const std::string& csv, ImGuiID chart, const nlohmann::json& analysis,
-                   const std::string& base_name, Lang lang);
 
 // Binds the explain state to window.Module for tests (explainStateJson, setExplainJson).
 void BindExplain(State& state);

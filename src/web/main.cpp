@@ -21,6 +21,7 @@
 #include "web/bar_chart.h"
 #include "web/bindings.h"
 #include "web/explain.h"
+#include "web/export.h"
 #include "web/fonts.h"
 #include "web/platform.h"
 #include "web/settings.h"
@@ -69,6 +70,7 @@ void end_frame() {
   glClearColor(bg.x, bg.y, bg.z, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  SavePendingFigurePng();  // reads the canvas just drawn
 }
 
 // After a lost WebGL context came back: every GL name is gone. ImGui's

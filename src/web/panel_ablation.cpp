@@ -4,6 +4,7 @@
 #include "web/bar_chart.h"
 #include "core/units.h"
 #include "web/explain.h"
+#include "web/export.h"
 #include "web/panels.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -51,7 +52,7 @@ void draw_ours(const AblationResult& r, double axis_max, float label_w, Lang lan
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
   const float line = ImGui::GetFrameHeightWithSpacing();
-  const float height = std::max(line * 1.1f * static_cast<float>(r.ours.size()) + line * 1.6f, 160.0f);
+  const float height = std::max(line * static_cast<float>(r.ours.size()) + line * 1.6f, 160.0f);
   const float plot_w = (avail - gap - label_w) / 2;  // label_w: the paper's table's, so 1.0× lines up
   for (int column = 0; column < 2; ++column) {
     if (column) ImGui::SameLine(0, gap);
@@ -83,13 +84,12 @@ void DrawAblationPanel(State& state) {
   const AblationResult& r = state.results.ablation;
   const Lang lang = state.settings.lang;
   ImGui::TextWrapped("%s", r.title.c_str());
-  TextMuted(r.source + " " + Tx(Text::UiAblationPublished, lang));
-  DrawExportRow("ablation_export", ablation_csv(r), 0, r.raw, "fusionlab-ablation", lang);
+  DrawExportRow("ablation_export", ablation_csv(r), "ablation.figure", r.raw, "fusionlab-ablation", lang);
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
   const float line = ImGui::GetFrameHeightWithSpacing();
-  const float height = std::max(line * 1.1f * static_cast<float>(r.rows.size()) + line * 1.6f, 160.0f);
+  const float height = std::max(line * static_cast<float>(r.rows.size()) + line * 1.6f, 160.0f);
   float label_w = 0;
   for (const AblationRow& row : r.rows) label_w = std::max(label_w, ImGui::CalcTextSize(row.setting.c_str()).x);
   for (const OurAblationRow& row : r.ours) label_w = std::max(label_w, ImGui::CalcTextSize(row.setting.c_str()).x);
@@ -98,6 +98,8 @@ void DrawAblationPanel(State& state) {
   double axis_max = 0;  // one scale for both columns and both tables, so bars compare across them
   for (const AblationRow& row : r.rows) axis_max = std::max({axis_max, row.inference, row.training});
   for (const OurAblationRow& row : r.ours) axis_max = std::max({axis_max, row.prefill, row.decode});
+  ImGui::BeginGroup();  // the exported figure: the paper's table with its source, and ours
+  TextMuted(r.source + " " + Tx(Text::UiAblationPublished, lang));
   for (int column = 0; column < 2; ++column) {
     if (column) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
@@ -111,6 +113,8 @@ void DrawAblationPanel(State& state) {
     ImGui::EndGroup();
   }
   draw_ours(r, axis_max, label_w, lang);
+  ImGui::EndGroup();
+  RecordFigure("ablation.figure");
   DrawObservations(r.observations, lang);
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/units.h"
 #include "web/explain.h"
+#include "web/export.h"
 #include "web/graph_layout.h"
 #include "web/panels.h"
 #include "web/theme.h"
@@ -78,7 +79,7 @@ float segment_distance(ImVec2 p, ImVec2 a, ImVec2 b) {
 
 }  // namespace
 
-ImGuiID GraphChartId() { return 0x6A7A0001u; }
+constexpr ImGuiID kGraphChart = 0x6A7A0001u;
 
 void DrawGraphPanel(State& state, ImVec2 size) {
   const KernelsResult& r = state.results.kernels;
@@ -94,7 +95,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
   size.y = std::max(size.y, 120.0f);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("graph", size);
-  RecordWidget("graph");
+  RecordFigure("graph");
   ImGui::SetItemUsingMouseWheel();
   const bool hovered = ImGui::IsItemHovered();
   ImGuiIO& io = ImGui::GetIO();
@@ -213,7 +214,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
     quads.push_back({(a.x + bw) * scale, (a.y + bw) * scale, (b.x - bw) * scale, (b.y - bw) * scale, fill,
                      std::max(0.0f, rad - bw) * scale});
   }
-  const ImTextureID tex = ExplainRenderer().Render(GraphChartId(), static_cast<int>(std::lround(size.x * scale)),
+  const ImTextureID tex = ExplainRenderer().Render(kGraphChart, static_cast<int>(std::lround(size.x * scale)),
                                                    static_cast<int>(std::lround(size.y * scale)), kChartBackground,
                                                    quads, segments);
   ImDrawList* draw = ImGui::GetWindowDrawList();

@@ -1,6 +1,7 @@
 // [SECTION] Demo 1: the partition of one small layer, kernel by kernel.
 #include "core/units.h"
 #include "web/explain.h"
+#include "web/export.h"
 #include "web/fonts.h"
 #include "web/panels.h"
 #include "web/widgets.h"
@@ -98,7 +99,7 @@ void DrawKernelsPanel(State& state) {
 
   DrawViewHeader(r.title, lang);
   ImGui::TextWrapped("%s", r.summary.c_str());
-  DrawExportRow("kernels_export", kernels_csv(r), 0, r.raw, "fusionlab-kernels", lang);
+  DrawExportRow("kernels_export", kernels_csv(r), nullptr, r.raw, "fusionlab-kernels", lang);
   draw_kernel_table(r, selected, lang);
   if (selected >= 0) draw_kernel_details(r.kernels[static_cast<size_t>(selected)], lang);
   else TextMuted(Tx(Text::UiSelectKernel, lang));

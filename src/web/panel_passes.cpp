@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "web/explain.h"
+#include "web/export.h"
 #include "web/panels.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -30,7 +31,7 @@ void draw_strip(const KernelsResult& r, ExplainState& e, Lang lang) {
     const int rows = static_cast<int>(r.stages.size());
     const int n = fused ? (rows ? r.stages.back().node_count : 0) : i < rows ? r.stages[static_cast<size_t>(i)].node_count : 0;
     std::string label = std::string(kStageKeys[i]) + " (" + std::to_string(n) + ")";
-    if (fused) label = std::string(Tx(Text::UiStageFused, lang)) + " (" + std::to_string(r.kernels.size()) + "k)";
+    if (fused) label = tr(Text::UiStageFusedKernels, lang, {std::to_string(r.kernels.size())});
     const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
     const float arrow = ImGui::CalcTextSize(">").x + ImGui::GetStyle().ItemSpacing.x * 2;
     if (i > 0) {
@@ -108,7 +109,7 @@ void DrawPassesPanel(State& state) {
                                                       std::to_string(st.node_count)})
                              .c_str());
   ImGui::SameLine();
-  DrawExportRow("passes_export", csv_of(st, e.stage == kFusedStage), GraphChartId(), r.raw,
+  DrawExportRow("passes_export", csv_of(st, e.stage == kFusedStage), "graph", r.raw,
                 std::string("fusionlab-graph-") + kStageKeys[e.stage], lang);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -3,6 +3,8 @@
 
 #include "web/bar_chart.h"
 #include "core/units.h"
+#include "web/explain.h"
+#include "web/export.h"
 #include "web/panels.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -74,6 +76,19 @@ void draw_partition_table(const PhaseResult& r, const PhaseInfo& info, bool deco
     }
   }
   ImGui::EndTable();
+}
+
+// The table as CSV: SI units (bytes, FLOPs, seconds), every column of both phases.
+std::string partitions_csv(const PhaseResult& r) {
+  std::string out = CsvRow({"index", "partition", "kernels", "bytes", "flops", "t_roofline_s", "overhead_s",
+                            "t_total_s", "speedup_vs_eager", "tokens_per_s"});
+  for (size_t i = 0; i < r.partitions.size(); ++i) {
+    const PartitionRow& p = r.partitions[i];
+    out += CsvRow({std::to_string(i + 1), p.name, std::to_string(p.kernels), fmt_fixed(p.bytes, 0),
+                   fmt_fixed(p.flops, 0), std::to_string(p.t), std::to_string(p.overhead), std::to_string(p.t_total),
+                   std::to_string(p.speedup), std::to_string(p.tokens_per_s)});
+  }
+  return out;
 }
 
 // One bar per kernel: roofline time in the kind's colour, the fixed cost on
@@ -178,12 +193,15 @@ void DrawPhasePanel(State& state) {
     else TextError(info.memory_text);
   }
   TextMuted(Tx(Text::UiChartHint, lang));
+  DrawExportRow("phase_export", partitions_csv(r), "phase.figure", r.raw, decode ? "fusionlab-decode" : "fusionlab-prefill",
+                lang);
 
   const PartitionRow& p = r.partitions[static_cast<size_t>(chosen)];
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
   const float height = std::clamp(ImGui::GetIO().DisplaySize.y * 0.3f, 130.0f, 280.0f);
   const float kernels_w = (avail - gap) * 0.68f;
+  ImGui::BeginGroup();  // the exported figure: both charts and the legend
   ImGui::BeginGroup();
   const KernelChartCache& cache = kernel_chart(p, state.results_generation);
   draw_kernel_chart(p, cache, chosen + 1, kernels_w, height, lang);
@@ -193,6 +211,8 @@ void DrawPhasePanel(State& state) {
   draw_totals_chart(r, chosen, avail - gap - kernels_w, height, lang);
   ImGui::EndGroup();
   DrawKindLegend(cache.kinds, lang, true);
+  ImGui::EndGroup();
+  RecordFigure("phase.figure");
 
   if (!r.slowest.empty()) draw_slowest(r.slowest, lang);
   DrawObservations(r.observations, lang);

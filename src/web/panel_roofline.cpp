@@ -8,6 +8,7 @@
 
 #include "core/units.h"
 #include "web/explain.h"
+#include "web/export.h"
 #include "web/panels.h"
 #include "web/roofline_arrows.h"
 #include "web/theme.h"
@@ -84,7 +85,7 @@ void DrawRooflinePanel(State& state) {
   const RooflineArrows& arrows =
       e.arrows ? ArrowsFor(state, ExplainDecode(state.settings), state.settings.partition) : kNoArrows;
 
-  DrawExportRow("roofline_export", PartitionCsv(p), kRooflineChart, ph.raw, "fusionlab-roofline", lang);
+  DrawExportRow("roofline_export", PartitionCsv(p), "roofline.figure", ph.raw, "fusionlab-roofline", lang);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 size(std::max(avail.x, 200.0f), std::clamp(avail.y - line * 2.6f, 180.0f, 520.0f));
@@ -106,6 +107,7 @@ void DrawRooflinePanel(State& state) {
   for (const ArrowSource& a : arrows.sources) extend(a.flops, a.bytes, a.t);
   ix0 = std::floor(ix0 - 0.3), ix1 = std::ceil(ix1 + 0.3), iy0 = std::floor(iy0 - 0.3), iy1 = std::ceil(iy1 + 0.3);
 
+  ImGui::BeginGroup();  // the exported figure: chart, roofs, legend
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("roofline", size);
   RecordWidget("roofline");
@@ -215,6 +217,8 @@ void DrawRooflinePanel(State& state) {
   for (const ArrowSource& a : arrows.sources)
     if (std::find(kinds.begin(), kinds.end(), a.kind) == kinds.end()) kinds.push_back(a.kind);
   DrawKindLegend(kinds, lang, false);
+  ImGui::EndGroup();
+  RecordFigure("roofline.figure");
   if (!e.arrows) return;
   const int part = state.settings.partition;
   if (!arrows.error.empty()) TextError(arrows.error);

@@ -6,6 +6,7 @@
 
 #include "core/units.h"
 #include "web/explain.h"
+#include "web/export.h"
 #include "web/panels.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -49,14 +50,14 @@ void DrawTimelinePanel(State& state) {
   RecordWidget("total");
   TextMuted(tr(Text::UiTimelineModes, lang, {fmt_time(total_time(p, hw.launch, false)), fmt_time(total_time(p, hw.graph_launch, false)),
                                             fmt_time(total_time(p, e.graphs ? hw.graph_launch : hw.launch, true))}));
-  DrawExportRow("timeline_export", PartitionCsv(p), kTimelineChart, ph.raw, "fusionlab-timeline", lang);
+  DrawExportRow("timeline_export", PartitionCsv(p), "timeline", ph.raw, "fusionlab-timeline", lang);
 
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(std::max(avail.x, 200.0f), std::clamp(line * 6.5f, 90.0f, std::max(90.0f, avail.y - line * 3)));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("timeline", size);
-  RecordWidget("timeline");
+  RecordFigure("timeline");
   const bool hovered = ImGui::IsItemHovered();
   const bool clicked = ImGui::IsItemClicked();
   const float left = 8, right = 8, top = line + 6, bar_h = size.y - top - line * 2 - 8;

@@ -19,7 +19,6 @@ void DrawGraphPanel(State& state, ImVec2 size);  // the shown stage's graph (pan
 void DrawRooflinePanel(State& state);  // demos 2/3: each kernel of a partition on the roofline
 void DrawTimelinePanel(State& state);  // demos 2/3: a partition's kernels on a time axis
 
-ImGuiID GraphChartId();
 // The roofline's and timeline's prefill/decode and partition choosers; the phase shown.
 const PhaseResult& DrawPhaseChooser(State& state);
 std::string PartitionCsv(const PartitionRow& p);  // a partition's kernels as CSV  // the graph's chart texture (PNG export)

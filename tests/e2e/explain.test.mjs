@@ -171,6 +171,54 @@ test("our ablation beside the paper's, and export (CSV, JSON, PNG, link)", async
   assert.deepEqual(errors, []);
 });
 
+// A figure's PNG is the canvas as seen (text included): its size follows the
+// figure's recorded rectangle, and it is not blank.
+async function exportPng(page, prefix, figure, expectedName) {
+  const [png] = await Promise.all([page.waitForEvent("download"), click(page, `${prefix}.png`)]);
+  assert.equal(png.suggestedFilename(), expectedName);
+  const path = `${artifacts}explain-export-${figure.replace(".", "-")}.png`;
+  await png.saveAs(path);
+  const [, , w, h] = (await explain(page)).widgets[figure];
+  const { width, height, colours } = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement("canvas");
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext("2d");
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4 * 5) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return { width: img.width, height: img.height, colours: seen.size };
+  }, (await import("node:fs")).readFileSync(path).toString("base64"));
+  assert.ok(Math.abs(width - w) <= 8 && Math.abs(height - h) <= 8, `${figure}: ${width}x${height} for ${w}x${h}`);
+  assert.ok(colours > 30, `${figure}: ${colours} colours, looks blank`);
+}
+
+test("every chart exports as PNG and the partition table as CSV", async () => {
+  const errors = [];
+  const p = await openPage(browser, `${base}?view=prefill&lang=en`, { width: 1280, height: 720, errors });
+  const [csv] = await Promise.all([p.waitForEvent("download"), click(p, "phase_export.csv")]);
+  assert.equal(csv.suggestedFilename(), "fusionlab-prefill.csv");
+  const rows = (await import("node:fs")).readFileSync(await csv.path(), "utf8").trim().split("\n");
+  assert.equal(rows.length, 5);  // the header and the four partitions
+  assert.match(rows[0], /^index,partition,kernels,bytes,flops/);
+  const analysis = await p.evaluate(() => window.fusionlab.analyze({ demo: 2 }));
+  assert.equal(Number(rows[3].split(",")[2]), analysis.partitions[2].kernels);
+  await exportPng(p, "phase_export", "phase.figure", "fusionlab-prefill.png");
+  for (const [view, prefix, figure] of [["ablation", "ablation_export", "ablation.figure"],
+                                        ["roofline", "roofline_export", "roofline.figure"],
+                                        ["passes", "passes_export", "graph"]]) {
+    await p.evaluate((v) => window.fusionlab.setState({ view: v }), view);
+    await afterFrames(p, 3);
+    await exportPng(p, prefix, figure, `fusionlab-${view === "passes" ? "graph-fused" : view}.png`);
+  }
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
 test("graph view frame time on the largest demo-1 graph", async () => {
   // Graph size is set by the layer's structure, not its sizes: the largest
   // stage is decompose. Use the largest model the page offers for one layer.

@@ -1,0 +1,121 @@
+#include "web/export.h"
+
+#include <GLES3/gl3.h>
+#include <emscripten.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "web/explain.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+using nlohmann::json;
+
+EM_JS(void, js_save_text, (const char* name, const char* mime, const char* text, int length), {
+  const bytes = HEAPU8.slice(text, text + length);
+  window.fusionlab.saveBlob(UTF8ToString(name), new Blob([bytes], {type: UTF8ToString(mime)}));
+});
+
+EM_JS(void, js_save_pixels, (const char* name, const unsigned char* rgba, int width, int height), {
+  window.fusionlab.savePixels(UTF8ToString(name), width, height, HEAPU8.slice(rgba, rgba + width * height * 4));
+});
+
+EM_JS(void, js_copy_link, (), { window.fusionlab.copyLink(); });
+
+struct PendingPng {
+  std::string name, figure;
+  bool in_view = true;  // the figure's rectangle lies inside its window
+  int frames_waited = 0;
+};
+std::optional<PendingPng> g_pending_png;  // saved when the frame is drawn
+
+}  // namespace
+
+void SaveText(const std::string& name, const std::string& mime, const std::string& text) {
+  js_save_text(name.c_str(), mime.c_str(), text.data(), static_cast<int>(text.size()));
+}
+
+void RequestFigurePng(const std::string& name, const std::string& figure) { g_pending_png = {name, figure}; }
+
+void RecordFigure(const std::string& name) {
+  RecordWidget(name);
+  if (!g_pending_png || g_pending_png->figure != name) return;
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  const float top = ImGui::GetWindowPos().y, bottom = top + ImGui::GetWindowSize().y;
+  g_pending_png->in_view = min.y >= top && max.y <= bottom;
+  if (!g_pending_png->in_view) ImGui::SetScrollFromPosY(min.y - top - ImGui::GetStyle().ItemSpacing.y, 0.0f);
+}
+
+void SavePendingFigurePng() {
+  if (!g_pending_png) return;
+  if (!g_pending_png->in_view && g_pending_png->frames_waited++ < 3) return;  // scrolling into view
+  const PendingPng pending = std::move(*g_pending_png);
+  g_pending_png.reset();
+  const std::vector<float>* rect = RecordedWidget(pending.figure);
+  if (!rect || rect->size() != 4) return;
+  const std::vector<float>& r = *rect;  // CSS pixels: x, y, width, height
+  const ImGuiIO& io = ImGui::GetIO();
+  const float s = io.DisplayFramebufferScale.x, margin = 3;  // less than the item spacing
+  const int fb_w = static_cast<int>(io.DisplaySize.x * s), fb_h = static_cast<int>(io.DisplaySize.y * s);
+  auto px = [&](float css, int limit) { return std::clamp(static_cast<int>(std::lround(css * s)), 0, limit); };
+  const int x0 = px(r[0] - margin, fb_w), x1 = px(r[0] + r[2] + margin, fb_w);
+  const int y0 = px(r[1] - margin, fb_h), y1 = px(r[1] + r[3] + margin, fb_h);
+  const int w = x1 - x0, h = y1 - y0;
+  if (w <= 0 || h <= 0) return;
+  std::vector<unsigned char> rgba(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(x0, fb_h - y1, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  // GL's rows run bottom to top; a PNG's top to bottom. The canvas is opaque.
+  const size_t row = static_cast<size_t>(w) * 4;
+  for (int y = 0; y < h / 2; ++y)
+    std::swap_ranges(rgba.begin() + static_cast<std::ptrdiff_t>(row * static_cast<size_t>(y)),
+                     rgba.begin() + static_cast<std::ptrdiff_t>(row * static_cast<size_t>(y + 1)),
+                     rgba.begin() + static_cast<std::ptrdiff_t>(row * static_cast<size_t>(h - 1 - y)));
+  for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
+  js_save_pixels(pending.name.c_str(), rgba.data(), w, h);
+}
+
+void CopyLink() { js_copy_link(); }
+
+std::string CsvRow(const std::vector<std::string>& cells) {
+  std::string out;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i) out += ',';
+    const std::string& c = cells[i];
+    if (c.find_first_of(",\"\n") == std::string::npos) {
+      out += c;
+    } else {
+      out += '"';
+      for (char ch : c) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+      out += '"';
+    }
+  }
+  return out + "\n";
+}
+
+void DrawExportRow(const char* id, const std::string& csv, const char* figure, const json& analysis,
+                   const std::string& base_name, Lang lang) {
+  ImGui::PushID(id);
+  bool first = true;
+  auto button = [&](Text label, const char* key) {
+    if (!first) ImGui::SameLine();
+    first = false;
+    bool clicked = ImGui::SmallButton(Tx(label, lang));
+    RecordWidget(std::string(id) + "." + key);
+    return clicked;
+  };
+  if (!csv.empty() && button(Text::UiExportCsv, "csv")) SaveText(base_name + ".csv", "text/csv", csv);
+  if (figure && button(Text::UiExportPng, "png")) RequestFigurePng(base_name + ".png", figure);
+  if (button(Text::UiExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis.dump(2));
+  if (button(Text::UiCopyLink, "link")) CopyLink();
+  ImGui::PopID();
+}
+
+}  // namespace fl::web

@@ -1,0 +1,33 @@
+// Export and share: a table as CSV, a figure as PNG (the canvas pixels, text
+// included), the analysis as JSON, the page's link on the clipboard.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/i18n.h"
+
+namespace fl::web {
+
+// Offers `text` as a file download.
+void SaveText(const std::string& name, const std::string& mime, const std::string& text);
+// Saves, once this frame is drawn, the canvas pixels under the widget
+// recorded as `figure` (RecordWidget): the chart as seen, with its text.
+void RequestFigurePng(const std::string& name, const std::string& figure);
+// Records the last item (a chart, or a group of them) as the figure `name`;
+// if its PNG was requested and it is scrolled partly out of its window,
+// scrolls it into view first.
+void RecordFigure(const std::string& name);
+// Called after the frame is rendered to the canvas: saves a requested figure
+// once it is fully in view (or after a few frames, what is in view).
+void SavePendingFigurePng();
+void CopyLink();
+std::string CsvRow(const std::vector<std::string>& cells);
+
+// A row of export buttons: CSV (if csv is non-empty), PNG of the recorded
+// widget `figure` (if not null), JSON, copy link.
+void DrawExportRow(const char* id, const std::string& csv, const char* figure, const nlohmann::json& analysis,
+                   const std::string& base_name, Lang lang);
+
+}  // namespace fl::web
