@@ -3,6 +3,7 @@
 #include <emscripten.h>
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "web/widgets.h"
@@ -15,6 +16,24 @@ using nlohmann::json;
 
 State* g_state = nullptr;
 std::map<std::string, std::vector<float>> g_widgets;
+// The last frames' times, for their median.
+struct TimeRing {
+  std::vector<double> ms;
+  size_t next = 0;
+  void add(double t) {
+    constexpr size_t kFrames = 120;
+    if (ms.size() < kFrames) ms.push_back(t);
+    else ms[next] = t;
+    next = (next + 1) % kFrames;
+  }
+  double median() const {
+    if (ms.empty()) return 0;
+    std::vector<double> sorted = ms;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+    return sorted[sorted.size() / 2];
+  }
+};
+TimeRing g_frame_times, g_ui_times;
 
 bool parse_flag(const std::string& v) { return v == "1" || v == "true" || v == "on"; }
 
@@ -55,6 +74,8 @@ json explain_json() {
   json j = {{"stage", kStageKeys[e.stage]}, {"node", e.node},       {"graphs", e.graphs},
             {"mega", e.megakernel},         {"arrows", e.arrows},   {"zoom", e.zoom},
             {"widgets", widgets}};
+  j["frame_cpu_ms"] = g_frame_times.median();
+  j["ui_ms"] = g_ui_times.median();
   j["phase"] = g_state && ExplainDecode(g_state->settings) ? "decode" : "prefill";
   if (g_state) {
     j["kernel"] = g_state->settings.kernel;
@@ -144,6 +165,9 @@ ChartRenderer& ExplainRenderer() {
 // After a lost WebGL context: its GL names are gone; leak the old renderer
 // (its destructor would delete names of the lost context) and start afresh.
 void ResetExplainRenderer() { g_renderer = nullptr; }
+
+void RecordFrameTime(double ms) { g_frame_times.add(ms); }
+void RecordUiTime(double ms) { g_ui_times.add(ms); }
 
 const std::vector<float>* RecordedWidget(const std::string& name) {
   const auto it = g_widgets.find(name);

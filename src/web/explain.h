@@ -57,6 +57,13 @@ void RecordRect(const std::string& name, ImVec2 min, ImVec2 size);
 // The rectangle last recorded under `name` (x, y, width, height), or null.
 const std::vector<float>* RecordedWidget(const std::string& name);
 
+// The main thread's time for one frame and, within it, for building the UI
+// (panels, layout, chart geometry; without ImGui's GL submission, where the
+// browser may wait for the GPU): getExplain() reports the medians of the last
+// 120 frames as frame_cpu_ms and ui_ms, for tests/e2e/frametime.mjs.
+void RecordFrameTime(double ms);
+void RecordUiTime(double ms);
+
 // The renderer shared by the explain charts (graph, roofline, timeline).
 ChartRenderer& ExplainRenderer();
 void ResetExplainRenderer();  // after a lost WebGL context

@@ -6,6 +6,7 @@
 // recompute the analysis within the frame), mirror the settings into the URL,
 // render. The JS API (bindings.cpp) reads and edits the same State.
 #include <GLES3/gl3.h>
+#include <emscripten.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
@@ -101,7 +102,9 @@ void draw_frame(App& app) {
     app.state.throw_next_frame.clear();
     throw std::runtime_error(message);
   }
+  const double start = emscripten_get_now();
   DrawApp(app.state, app.ui);
+  RecordUiTime(emscripten_get_now() - start);
   end_frame();
   if (app.state.settings != app.url_settings || !(Explain() == app.url_explain)) {
     app.url_settings = app.state.settings;
@@ -121,6 +124,7 @@ void frame(void* arg) {
     recreate_gl_resources();
   }
   // A bug in a panel must not leave a dead canvas: show its message.
+  const double start = emscripten_get_now();
   try {
     draw_frame(app);
   } catch (const std::exception& e) {
@@ -130,6 +134,7 @@ void frame(void* arg) {
     recover_frame();
     ShowErrorPanel("unknown C++ exception");
   }
+  RecordFrameTime(emscripten_get_now() - start);
   // ImGui sizes tables and windows on their first frame and shows them on
   // the next: the second frame is the first complete one.
   if (++app.frame == 2) SignalReady();
