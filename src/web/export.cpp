@@ -100,7 +100,7 @@ std::string CsvRow(const std::vector<std::string>& cells) {
   return out + "\n";
 }
 
-void DrawExportRow(const char* id, const std::string& csv, const char* figure, const json& analysis,
+void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const json& analysis,
                    const std::string& base_name, Lang lang) {
   ImGui::PushID(id);
   bool first = true;
@@ -111,7 +111,7 @@ void DrawExportRow(const char* id, const std::string& csv, const char* figure, c
     RecordWidget(std::string(id) + "." + key);
     return clicked;
   };
-  if (!csv.empty() && button(Text::UiExportCsv, "csv")) SaveText(base_name + ".csv", "text/csv", csv);
+  if (csv && button(Text::UiExportCsv, "csv")) SaveText(base_name + ".csv", "text/csv", csv());
   if (figure && button(Text::UiExportPng, "png")) RequestFigurePng(base_name + ".png", figure);
   if (button(Text::UiExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis.dump(2));
   if (button(Text::UiCopyLink, "link")) CopyLink();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,12 @@ void SavePendingFigurePng();
 void CopyLink();
 std::string CsvRow(const std::vector<std::string>& cells);
 
-// A row of export buttons: CSV (if csv is non-empty), PNG of the recorded
-// widget `figure` (if not null), JSON, copy link.
-void DrawExportRow(const char* id, const std::string& csv, const char* figure, const nlohmann::json& analysis,
+// A table's CSV, made only when asked for (a whole model's is large).
+using CsvMaker = std::function<std::string()>;
+
+// A row of export buttons: CSV (if `csv` is set), PNG of the recorded widget
+// `figure` (if not null), JSON, copy link.
+void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const nlohmann::json& analysis,
                    const std::string& base_name, Lang lang);
 
 }  // namespace fl::web

@@ -132,6 +132,20 @@ void DrawGraphPanel(State& state, ImVec2 size) {
     b = ImVec2(cx + kNodeW / 2 * e.zoom, cy + kNodeH / 2 * e.zoom);
   };
 
+  // An edge from node j's right side to node i's left side, in CSS pixels
+  // relative to origin; false (and nothing to draw or hover) if its bounding
+  // box misses `area` grown by `pad`. A whole model has ~10k edges, a screen
+  // shows a few hundred.
+  auto edge_in = [&](size_t j, size_t i, ImVec2 area_min, ImVec2 area_max, float pad, ImVec2& from, ImVec2& to) {
+    ImVec2 a0, a1, b0, b1;
+    node_rect(j, a0, a1);
+    node_rect(i, b0, b1);
+    from = ImVec2(a1.x, (a0.y + a1.y) / 2);
+    to = ImVec2(b0.x, (b0.y + b1.y) / 2);
+    return std::max(from.x, to.x) >= area_min.x - pad && std::min(from.x, to.x) <= area_max.x + pad &&
+           std::max(from.y, to.y) >= area_min.y - pad && std::min(from.y, to.y) <= area_max.y + pad;
+  };
+
   // Hover: a node, else an edge.
   const ImVec2 mouse(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
   int hover_node = -1, hover_edge_from = -1, hover_edge_to = -1;
@@ -146,11 +160,9 @@ void DrawGraphPanel(State& state, ImVec2 size) {
       for (size_t i = 0; i < st.nodes.size(); ++i)
         for (int in : st.nodes[i].inputs) {
           int j = in >= 0 && in < static_cast<int>(L.index_of.size()) ? L.index_of[static_cast<size_t>(in)] : -1;
-          if (j < 0) continue;
-          ImVec2 a0, a1, b0, b1;
-          node_rect(static_cast<size_t>(j), a0, a1);
-          node_rect(i, b0, b1);
-          float d = segment_distance(mouse, ImVec2(a1.x, (a0.y + a1.y) / 2), ImVec2(b0.x, (b0.y + b1.y) / 2));
+          ImVec2 from, to;
+          if (j < 0 || !edge_in(static_cast<size_t>(j), i, mouse, mouse, best, from, to)) continue;
+          float d = segment_distance(mouse, from, to);
           if (d < best) best = d, hover_edge_from = j, hover_edge_to = static_cast<int>(i);
         }
     }
@@ -173,10 +185,8 @@ void DrawGraphPanel(State& state, ImVec2 size) {
   for (size_t i = 0; i < st.nodes.size(); ++i)
     for (int in : st.nodes[i].inputs) {
       int j = in >= 0 && in < static_cast<int>(L.index_of.size()) ? L.index_of[static_cast<size_t>(in)] : -1;
-      if (j < 0) continue;
-      ImVec2 a0, a1, b0, b1;
-      node_rect(static_cast<size_t>(j), a0, a1);
-      node_rect(i, b0, b1);
+      ImVec2 from, to;
+      if (j < 0 || !edge_in(static_cast<size_t>(j), i, ImVec2(0, 0), size, 4, from, to)) continue;
       const GraphNode& c = st.nodes[i];
       const int pk = effective_kernel(st, L, j);
       const bool hbm = fused && !c.view && c.kernel >= 0 && pk >= 0 && pk != c.kernel;
@@ -184,7 +194,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
       ImU32 color = hbm ? IM_COL32(176, 52, 52, 230) : IM_COL32(150, 156, 168, 200);
       if (hot) color = IM_COL32(20, 20, 20, 255);
       const float w = (hbm ? 3.0f : 1.2f) * std::clamp(e.zoom, 0.6f, 1.6f) + (hot ? 1.0f : 0.0f);
-      segments.push_back({a1.x * scale, (a0.y + a1.y) / 2 * scale, b0.x * scale, (b0.y + b1.y) / 2 * scale, color, w * scale});
+      segments.push_back({from.x * scale, from.y * scale, to.x * scale, to.y * scale, color, w * scale});
     }
   bool recorded = false;
   for (size_t i = 0; i < st.nodes.size(); ++i) {

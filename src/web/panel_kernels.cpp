@@ -99,7 +99,7 @@ void DrawKernelsPanel(State& state) {
 
   DrawViewHeader(r.title, lang);
   ImGui::TextWrapped("%s", r.summary.c_str());
-  DrawExportRow("kernels_export", kernels_csv(r), nullptr, r.raw, "fusionlab-kernels", lang);
+  DrawExportRow("kernels_export", [&] { return kernels_csv(r); }, nullptr, r.raw, "fusionlab-kernels", lang);
   draw_kernel_table(r, selected, lang);
   if (selected >= 0) draw_kernel_details(r.kernels[static_cast<size_t>(selected)], lang);
   else TextMuted(Tx(Text::UiSelectKernel, lang));

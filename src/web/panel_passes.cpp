@@ -85,7 +85,12 @@ void draw_changes(const StageRow& st, int stage, const KernelsResult& r, const E
   }
   if (stage != kFusedStage && !st.removed.empty()) {
     SectionHeading(Tx(Text::UiStageRemoved, lang));
-    for (const std::string& t : st.removed) ImGui::TextWrapped("%s", t.c_str());
+    // One line each, through a clipper: a whole model removes thousands.
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(st.removed.size()));
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i)
+        ImGui::TextUnformatted(st.removed[static_cast<size_t>(i)].c_str());
   }
 }
 
@@ -109,7 +114,7 @@ void DrawPassesPanel(State& state) {
                                                       std::to_string(st.node_count)})
                              .c_str());
   ImGui::SameLine();
-  DrawExportRow("passes_export", csv_of(st, e.stage == kFusedStage), "graph", r.raw,
+  DrawExportRow("passes_export", [&] { return csv_of(st, e.stage == kFusedStage); }, "graph", r.raw,
                 std::string("fusionlab-graph-") + kStageKeys[e.stage], lang);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -193,7 +193,7 @@ void DrawPhasePanel(State& state) {
     else TextError(info.memory_text);
   }
   TextMuted(Tx(Text::UiChartHint, lang));
-  DrawExportRow("phase_export", partitions_csv(r), "phase.figure", r.raw, decode ? "fusionlab-decode" : "fusionlab-prefill",
+  DrawExportRow("phase_export", [&] { return partitions_csv(r); }, "phase.figure", r.raw, decode ? "fusionlab-decode" : "fusionlab-prefill",
                 lang);
 
   const PartitionRow& p = r.partitions[static_cast<size_t>(chosen)];

@@ -5,6 +5,8 @@
 // (fusion off) to the fused kernel that absorbed it.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <unordered_set>
 
 #include "core/units.h"
 #include "web/explain.h"
@@ -85,7 +87,7 @@ void DrawRooflinePanel(State& state) {
   const RooflineArrows& arrows =
       e.arrows ? ArrowsFor(state, ExplainDecode(state.settings), state.settings.partition) : kNoArrows;
 
-  DrawExportRow("roofline_export", PartitionCsv(p), "roofline.figure", ph.raw, "fusionlab-roofline", lang);
+  DrawExportRow("roofline_export", [&] { return PartitionCsv(p); }, "roofline.figure", ph.raw, "fusionlab-roofline", lang);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 size(std::max(avail.x, 200.0f), std::clamp(avail.y - line * 2.6f, 180.0f, 520.0f));
@@ -142,6 +144,13 @@ void DrawRooflinePanel(State& state) {
   float best = 1e9f;
   auto plotted = [](double flops, double bytes, double t) { return flops > 0 && bytes > 0 && t > 0; };
   auto radius = [&](double t) { return 4 + 12 * static_cast<float>(std::sqrt(t / tmax)); };
+  // A whole model repeats each layer's points and arrows at the same place:
+  // each is drawn once (a software renderer pays for every copy).
+  std::unordered_set<uint64_t> drawn;
+  auto first_time = [&drawn](float a, float b, float c, float d) {
+    auto q = [](float v) { return static_cast<uint64_t>(static_cast<uint16_t>(std::lround(v * 2))); };
+    return drawn.insert(q(a) << 48 | q(b) << 32 | q(c) << 16 | q(d)).second;
+  };
   // Arrows first, under the points: from each op alone to the rim of its fused kernel.
   for (size_t i = 0; i < arrows.sources.size(); ++i) {
     const ArrowSource& a = arrows.sources[i];
@@ -151,10 +160,11 @@ void DrawRooflinePanel(State& state) {
     const float x0 = X(a.flops / a.bytes), y0 = Y(a.flops / a.t);
     const float x1 = X(k.flops / (k.reads + k.writes)), y1 = Y(k.flops / k.t);
     const float dx = x1 - x0, dy = y1 - y0, len = std::hypot(dx, dy);
-    const ImU32 c = (KindColor(a.kind) & 0x00FFFFFFu) | (static_cast<ImU32>(150) << IM_COL32_A_SHIFT);
-    quads.push_back({(x0 - 3) * s, (y0 - 3) * s, (x0 + 3) * s, (y0 + 3) * s, c, 3 * s});
     const float dist = std::hypot(mouse.x - x0, mouse.y - y0);
     if (hovered && dist <= 5 && dist < best) best = dist, hover_source = static_cast<int>(i);
+    if (!first_time(x0, y0, x1, y1)) continue;
+    const ImU32 c = (KindColor(a.kind) & 0x00FFFFFFu) | (static_cast<ImU32>(150) << IM_COL32_A_SHIFT);
+    quads.push_back({(x0 - 3) * s, (y0 - 3) * s, (x0 + 3) * s, (y0 + 3) * s, c, 3 * s});
     const float r = radius(k.t) + 2;
     if (len <= r + 4) continue;  // the op sits inside its kernel's point
     const float ux = dx / len, uy = dy / len, tx = x1 - ux * r, ty = y1 - uy * r;
@@ -172,6 +182,7 @@ void DrawRooflinePanel(State& state) {
     const float dist = std::hypot(mouse.x - x, mouse.y - y);
     if (hovered && dist <= r + 2 && dist < best) best = dist, hover = static_cast<int>(i), hover_source = -1;
     const bool sel = static_cast<int>(i) == selected;
+    if (!sel && !first_time(x, y, r, -1)) continue;
     if (sel) quads.push_back({(x - r - 3) * s, (y - r - 3) * s, (x + r + 3) * s, (y + r + 3) * s, IM_COL32(20, 20, 20, 255), (r + 3) * s});
     ImU32 c = KindColor(k.kind);
     c = (c & 0x00FFFFFFu) | (static_cast<ImU32>(200) << IM_COL32_A_SHIFT);

@@ -50,7 +50,7 @@ void DrawTimelinePanel(State& state) {
   RecordWidget("total");
   TextMuted(tr(Text::UiTimelineModes, lang, {fmt_time(total_time(p, hw.launch, false)), fmt_time(total_time(p, hw.graph_launch, false)),
                                             fmt_time(total_time(p, e.graphs ? hw.graph_launch : hw.launch, true))}));
-  DrawExportRow("timeline_export", PartitionCsv(p), "timeline", ph.raw, "fusionlab-timeline", lang);
+  DrawExportRow("timeline_export", [&] { return PartitionCsv(p); }, "timeline", ph.raw, "fusionlab-timeline", lang);
 
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
