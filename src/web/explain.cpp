@@ -76,6 +76,7 @@ json explain_json() {
             {"widgets", widgets}};
   j["frame_cpu_ms"] = g_frame_times.median();
   j["ui_ms"] = g_ui_times.median();
+  if (g_state) j["recompute_ms"] = g_state->recompute_ms;
   j["phase"] = g_state && ExplainDecode(g_state->settings) ? "decode" : "prefill";
   if (g_state) {
     j["kernel"] = g_state->settings.kernel;

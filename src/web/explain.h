@@ -60,7 +60,8 @@ const std::vector<float>* RecordedWidget(const std::string& name);
 // The main thread's time for one frame and, within it, for building the UI
 // (panels, layout, chart geometry; without ImGui's GL submission, where the
 // browser may wait for the GPU): getExplain() reports the medians of the last
-// 120 frames as frame_cpu_ms and ui_ms, for tests/e2e/frametime.mjs.
+// 120 frames as frame_cpu_ms and ui_ms, for tests/e2e/frametime.mjs (and
+// the last recompute's time as recompute_ms, for tests/e2e/bench.mjs).
 void RecordFrameTime(double ms);
 void RecordUiTime(double ms);
 

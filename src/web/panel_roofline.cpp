@@ -52,6 +52,7 @@ const PhaseResult& DrawPhaseChooser(State& state) {
   if (ImGui::RadioButton(Tx(Text::UiTabDecode, lang), decode)) e.phase = 1;
   RecordWidget("phase.decode");
   decode = ExplainDecode(state.settings);
+  EnsurePhaseResults(state, decode);
   const PhaseResult& ph = decode ? state.results.decode : state.results.prefill;
   int& part = state.settings.partition;
   if (ph.partitions.empty()) return ph;

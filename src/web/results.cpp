@@ -92,7 +92,7 @@ std::vector<KernelRow> parse_kernels(const json& arr) {
 
 }  // namespace
 
-KernelsResult ParseKernels(const json& j) {
+KernelsResult ParseKernels(json j) {
   KernelsResult r;
   r.title = j.at("title").get<std::string>();
   r.summary = j.at("summary").get<std::string>();
@@ -102,11 +102,11 @@ KernelsResult ParseKernels(const json& j) {
     const double elem = dtype_bytes(j.at("config").value("dtype", std::string("bf16")));
     for (const json& st : j["stages"]) r.stages.push_back(parse_stage(st, elem));
   }
-  r.raw = j;
+  r.raw = std::move(j);  // kept whole for export, moved: a whole model's is large
   return r;
 }
 
-PhaseResult ParsePhase(const json& j) {
+PhaseResult ParsePhase(json j) {
   PhaseResult r;
   r.title = j.at("title").get<std::string>();
   for (const json& p : j.at("partitions")) {
@@ -132,11 +132,11 @@ PhaseResult ParsePhase(const json& j) {
   r.hw.bandwidth = hw.at("bandwidth").get<double>();
   r.hw.launch = hw.at("launch").get<double>();
   r.hw.graph_launch = hw.value("graph_launch", r.hw.launch);
-  r.raw = j;
+  r.raw = std::move(j);  // kept whole for export, moved: a whole model's is large
   return r;
 }
 
-AblationResult ParseAblation(const json& j) {
+AblationResult ParseAblation(json j) {
   AblationResult r;
   r.title = j.at("title").get<std::string>();
   r.source = j.at("source").get<std::string>();
@@ -152,7 +152,7 @@ AblationResult ParseAblation(const json& j) {
     for (const json& row : o.at("rows"))
       r.ours.push_back({row.at("setting").get<std::string>(), row.at("prefill").get<double>(), row.at("decode").get<double>()});
   }
-  r.raw = j;
+  r.raw = std::move(j);  // kept whole for export, moved: a whole model's is large
   return r;
 }
 

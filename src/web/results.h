@@ -95,8 +95,8 @@ struct AblationResult {
   nlohmann::json raw;  // the whole analysis, for export
 };
 
-KernelsResult ParseKernels(const nlohmann::json& j);
-PhaseResult ParsePhase(const nlohmann::json& j);
-AblationResult ParseAblation(const nlohmann::json& j);
+KernelsResult ParseKernels(nlohmann::json j);
+PhaseResult ParsePhase(nlohmann::json j);
+AblationResult ParseAblation(nlohmann::json j);
 
 }  // namespace fl::web

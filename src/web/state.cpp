@@ -1,5 +1,6 @@
 #include "web/state.h"
 
+#include <chrono>
 #include <exception>
 
 namespace fl::web {
@@ -50,7 +51,42 @@ std::string computed_key(const Settings& s, const Workload& w) {
   return FormatQuery(settings_of(w.config)) + (s.lang == Lang::Zh ? "&zh" : "&en");
 }
 
+namespace {
+
+// Prefill (demo 2) or decode (demo 3) of the layer workload, if its
+// configuration changed; true if it computed.
+bool update_phase(State& state, bool decode) {
+  const Settings& s = state.settings;
+  std::string& computed = decode ? state.computed_decode : state.computed_prefill;
+  const std::string key = computed_key(s, s.layer_workload);
+  if (computed == key) return false;
+  computed = key;
+  guarded(state.layer_error, s.lang, [&] {
+    nlohmann::json j = analyze(MakeAnalysisConfig(s, decode ? 3 : 2));
+    PhaseInfo info = info_of(j);
+    PhaseResult parsed = ParsePhase(std::move(j));
+    (decode ? state.results.decode_info : state.results.prefill_info) = std::move(info);
+    (decode ? state.results.decode : state.results.prefill) = std::move(parsed);
+  });
+  return true;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+void EnsurePhaseResults(State& state, bool decode) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!update_phase(state, decode)) return;
+  ++state.results_generation;
+  state.recompute_ms = ms_since(start);
+}
+
 void Recompute(State& state) {
+  const auto start = std::chrono::steady_clock::now();
+  bool computed = false;
   const Settings& s = state.settings;
   Results& r = state.results;
   // Only what the view shows, and only if its configuration changed: a whole
@@ -58,22 +94,14 @@ void Recompute(State& state) {
   const int demo = ViewDemo(s.view);
   if (demo == 1 && state.computed_kernels != computed_key(s, s.kernels_workload)) {
     state.computed_kernels = computed_key(s, s.kernels_workload);
+    computed = true;
     guarded(state.kernels_error, s.lang, [&] { r.kernels = ParseKernels(analyze(MakeAnalysisConfig(s, 1))); });
   }
-  if ((demo == 2 || demo == 3) && state.computed_layer != computed_key(s, s.layer_workload)) {
-    state.computed_layer = computed_key(s, s.layer_workload);
-    guarded(state.layer_error, s.lang, [&] {
-      nlohmann::json prefill = analyze(MakeAnalysisConfig(s, 2));
-      nlohmann::json decode = analyze(MakeAnalysisConfig(s, 3));
-      PhaseResult prefill_r = ParsePhase(prefill), decode_r = ParsePhase(decode);
-      r.prefill_info = info_of(prefill);
-      r.decode_info = info_of(decode);
-      r.prefill = std::move(prefill_r);
-      r.decode = std::move(decode_r);
-    });
-  }
+  // The roofline and the timeline ask for the phase they show (EnsurePhaseResults).
+  if (s.view == View::Prefill || s.view == View::Decode) computed |= update_phase(state, s.view == View::Decode);
   if (demo == 4 && state.computed_ablation != computed_key(s, s.layer_workload)) {
     state.computed_ablation = computed_key(s, s.layer_workload);
+    computed = true;
     InputError ablation_error;
     guarded(ablation_error, s.lang, [&] { r.ablation = ParseAblation(analyze(MakeAnalysisConfig(s, 4))); });
     state.ablation_error = ablation_error.message;
@@ -81,6 +109,7 @@ void Recompute(State& state) {
   state.computed = s;
   state.has_results = true;
   ++state.results_generation;
+  if (computed) state.recompute_ms = ms_since(start);
 }
 
 void InitState(State& state, std::string_view query, std::string_view browser_language) {

@@ -36,8 +36,10 @@ struct State {
   Settings computed;  // the settings `results` were last computed for
   Results results;
   bool has_results = false;
-  int results_generation = 0;
-  std::string computed_kernels, computed_layer, computed_ablation;  // what each demo group was computed for  // bumped by each Recompute (caches of drawn results)
+  int results_generation = 0;  // bumped by each Recompute (caches of drawn results)
+  double recompute_ms = 0;     // the last Recompute that computed something
+  // What each group of results was computed for (configuration and language).
+  std::string computed_kernels, computed_prefill, computed_decode, computed_ablation;
   InputError kernels_error, layer_error;  // demo 1's workload, demos 2 and 3's
   std::string ablation_error;
   std::string url_warning;                // URL values that were ignored
@@ -57,6 +59,10 @@ bool NeedsRecompute(const Settings& a, const Settings& b);
 // changed (the others when their view opens). A workload the
 // core refuses keeps its previous results and records the error.
 void Recompute(State& state);
+
+// Computes prefill's (or decode's) results if they are stale: the views
+// that choose a phase (roofline, timeline) call it before drawing.
+void EnsurePhaseResults(State& state, bool decode);
 
 // The error for the workload the current view shows.
 const InputError& ActiveError(const State& state);

@@ -2,7 +2,7 @@
 // prefill (demo 2) at several T, and the other demos. The page recomputes every
 // demo on each input change, so this is the cost of one edit.
 // Usage: node bench.mjs [BASE_URL] [RUNS]
-import { launch, openPage } from "./browser.mjs";
+import { afterFrames, launch, openPage } from "./browser.mjs";
 
 const base = process.argv[2] || "http://127.0.0.1:8000/";
 const runs = Number(process.argv[3] || 41);
@@ -41,9 +41,28 @@ const wholeResults = await page.evaluate(({ whole, runs }) => whole.map(({ name,
   times.sort((a, b) => a - b);
   return { name, runs, median_ms: times[times.length >> 1], min_ms: times[0], max_ms: times[times.length - 1] };
 }), { whole, runs: wholeRuns });
+// The page's own recompute after an edit (prefill and decode, all four
+// partitions each, parsed for the views): setState, then the next frames.
+const recomputeRuns = Math.max(5, Math.min(wholeRuns, 11));
+const recompute = [];
+for (const [name, base, values] of [
+  ["page recompute, one Llama-3.1-8B layer, T alternating 16 / 8192", { view: "prefill", model: "llama-3.1-8b", layers: "one" }, [16, 8192]],
+  ["page recompute, whole Llama-3.1-405B, T alternating 2048 / 4096", { view: "prefill", model: "llama-3.1-405b", layers: "all" }, [2048, 4096]],
+]) {
+  const times = [];
+  for (let i = 0; i <= recomputeRuns; ++i) {
+    await page.evaluate((state) => window.fusionlab.setState(state), { ...base, tokens: values[i % 2] });
+    await afterFrames(page, 2);
+    if (i > 0) times.push((await page.evaluate(() => window.fusionlab.getExplain())).recompute_ms);  // 0: warm-up
+  }
+  times.sort((a, b) => a - b);
+  recompute.push({ name, runs: times.length, median_ms: times[times.length >> 1], min_ms: times[0], max_ms: times[times.length - 1] });
+}
 await browser.close();
 console.table(results);
+console.table(recompute);
 console.table(wholeResults);
+for (const r of recompute) console.log(`${r.name}, median of ${r.runs}: ${r.median_ms.toFixed(1)} ms`);
 for (const r of wholeResults) console.log(`analyze() ${r.name}, median of ${r.runs}: ${r.median_ms.toFixed(2)} ms`);
 const prefill = results.find((r) => r.config === JSON.stringify({ demo: 2, tokens: 2048 }));
 console.log(`analyze() Llama-3.1-8B prefill, median of ${runs}: ${prefill.median_ms.toFixed(2)} ms (target < 2 ms)`);
