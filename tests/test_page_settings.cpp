@@ -56,3 +56,15 @@ TEST_CASE("the page's state survives its URL", "[page]") {
   CHECK(restored.layer_workload.config.whole_model);
   CHECK(restored.layer_workload.Value("kv_len") == "32768");
 }
+
+TEST_CASE("the ablation view's URL carries the layer's configuration, which our ablation uses", "[page]") {
+  Settings s;
+  ApplySettings(s, {{"view", "ablation"}, {"launch_us", "0"}, {"model", "llama-3.1-70b"}});
+  CHECK(s.layer_workload.config.hw.launch == 0);
+  Settings restored;
+  ApplySettings(restored, ParseQuery(FormatQuery(SettingsPairs(s))));
+  CHECK(restored == s);
+  CHECK(restored.layer_workload.config.hw.launch == 0);
+  CHECK(restored.layer_workload.config.model_key == "llama-3.1-70b");
+  CHECK(&ActiveWorkload(s) == &s.layer_workload);  // the sidebar edits what the ablation computes
+}

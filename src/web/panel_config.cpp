@@ -150,17 +150,12 @@ void DrawConfigPanel(State& state) {
   if (ImGui::Button(Tx(Text::UiLanguage, lang))) s.lang = lang == Lang::Zh ? Lang::En : Lang::Zh;
   if (!state.url_warning.empty()) TextError(state.url_warning);
 
-  const Workload* w = ActiveWorkload(s);
-  if (!w) {
-    SectionHeading(Tx(Text::UiModelFor, lang));
-    TextMuted(Tx(Text::UiAblationNoInputs, lang));
-    return;
-  }
+  const Workload& w = ActiveWorkload(s);
   const InputError error = ActiveError(state);  // a copy: inputs may change it
   SectionHeading(Tx(Text::UiModelFor, lang));
-  draw_model_inputs(state, *w, error, lang);
+  draw_model_inputs(state, w, error, lang);
   SectionHeading(Tx(Text::UiHardware, lang));
-  draw_hardware_inputs(state, *w, error, lang);
+  draw_hardware_inputs(state, w, error, lang);
   if (!error.message.empty()) {
     ImGui::Spacing();
     if (!shown_key(error.field)) TextError(error.message);

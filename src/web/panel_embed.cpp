@@ -18,11 +18,10 @@ void DrawEmbedStrip(State& state) {
   Settings& s = state.settings;
   const Lang lang = s.lang;
   std::string line = std::string("Fusion Lab · ") + Tx(ViewTitle(s.view), lang);
-  if (const Workload* w = ActiveWorkload(s)) {
-    line += " · " + workload_summary(*w);
-    if (s.view == View::Decode) line += " S=" + std::to_string(w->config.kv_len);
-    else line += " T=" + std::to_string(w->config.tokens);
-  }
+  const Workload& w = ActiveWorkload(s);
+  line += " · " + workload_summary(w);
+  if (s.view == View::Decode) line += " S=" + std::to_string(w.config.kv_len);
+  else line += " T=" + std::to_string(w.config.tokens);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(line.c_str());
   const char* toggle = Tx(Text::UiLanguage, lang);

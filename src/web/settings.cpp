@@ -196,16 +196,9 @@ std::string Workload::Value(std::string_view key) const {
   return value_of(all_values_of(config), key);
 }
 
-Workload* ActiveWorkload(Settings& s) {
-  switch (ViewDemo(s.view)) {
-    case 1: return &s.kernels_workload;
-    case 2:
-    case 3: return &s.layer_workload;
-    default: return nullptr;
-  }
-}
+Workload& ActiveWorkload(Settings& s) { return ViewDemo(s.view) == 1 ? s.kernels_workload : s.layer_workload; }
 
-const Workload* ActiveWorkload(const Settings& s) { return ActiveWorkload(const_cast<Settings&>(s)); }
+const Workload& ActiveWorkload(const Settings& s) { return ActiveWorkload(const_cast<Settings&>(s)); }
 
 AnalysisConfig MakeAnalysisConfig(const Settings& s, int demo) {
   AnalysisConfig cfg = (demo == 1 ? s.kernels_workload : s.layer_workload).config;
@@ -251,18 +244,15 @@ void ApplySettings(Settings& s, const Pairs& pairs) {
       config.emplace_back(key, value);
     }
   }
-  if (!config.empty()) {
-    Workload* w = ActiveWorkload(next);
-    if (!w) w = &next.layer_workload;  // the ablation's observations use the layer's
-    ApplyConfig(*w, config, next.lang);
-  }
+  if (!config.empty()) ApplyConfig(ActiveWorkload(next), config, next.lang);
   s = std::move(next);
 }
 
 Pairs SettingsPairs(const Settings& s) {
   Pairs out{{"view", std::string(ViewKey(s.view))}, {"lang", s.lang == Lang::Zh ? "zh" : "en"}};
   if (s.embed) out.emplace_back("embed", "1");
-  if (const Workload* w = ActiveWorkload(s)) out.insert(out.end(), w->pairs.begin(), w->pairs.end());
+  const Workload& w = ActiveWorkload(s);
+  out.insert(out.end(), w.pairs.begin(), w.pairs.end());
   if (ViewDemo(s.view) == 2 || ViewDemo(s.view) == 3) out.emplace_back("partition", std::to_string(s.partition));
   if ((ViewDemo(s.view) == 1 || s.view == View::Roofline || s.view == View::Timeline) && s.kernel >= 0)
     out.emplace_back("kernel", std::to_string(s.kernel));

@@ -55,9 +55,10 @@ struct Settings {
   bool operator==(const Settings&) const = default;
 };
 
-// The workload the view shows; nullptr for the ablation (published data).
-Workload* ActiveWorkload(Settings& s);
-const Workload* ActiveWorkload(const Settings& s);
+// The workload the view shows: demo 1's, or the layer's (demos 2 and 3, and
+// our compiler's ablation beside the paper's published one).
+Workload& ActiveWorkload(Settings& s);
+const Workload& ActiveWorkload(const Settings& s);
 
 // The analysis request for a demo under these settings (always valid).
 AnalysisConfig MakeAnalysisConfig(const Settings& s, int demo);

@@ -32,11 +32,6 @@ PhaseInfo info_of(const nlohmann::json& j) {
   return info;
 }
 
-Workload& workload_of(Settings& s) {
-  Workload* w = ActiveWorkload(s);
-  return w ? *w : s.layer_workload;
-}
-
 }  // namespace
 
 InputError ErrorOf(const ConfigError& e, Lang lang) {
@@ -161,7 +156,7 @@ void EditConfig(State& state, const Pairs& pairs) {
   const bool kernels = ViewDemo(state.settings.view) == 1;
   InputError& error = kernels ? state.kernels_error : state.layer_error;
   try {
-    ApplyConfig(workload_of(state.settings), pairs, state.settings.lang);
+    ApplyConfig(ActiveWorkload(state.settings), pairs, state.settings.lang);
     error = {};
   } catch (const ConfigError& e) {
     error = ErrorOf(e, state.settings.lang);
