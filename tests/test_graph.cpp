@@ -121,3 +121,16 @@ TEST_CASE("a rank-0 constant keeps its value in attrs") {
   NodeId c = g.constant({}, std::make_shared<const std::vector<float>>(1, 3.5f));
   CHECK(g.node(c).attrs.scalar == 3.5);
 }
+
+TEST_CASE("a constant expression never decides an op's dtype") {
+  Graph g;
+  NodeId x = g.input("x", {4}, DType::BF16);
+  NodeId c = g.add(Op::Mul, {g.constant({}, nullptr, DType::FP32), g.constant({}, nullptr, DType::FP32)});
+  CHECK(g.node(c).constant_expr);
+  CHECK(g.node(c).dtype == DType::FP32);
+  NodeId y = g.add(Op::Add, {c, x});  // the constant first: x still decides
+  CHECK(g.node(y).dtype == DType::BF16);
+  CHECK_FALSE(g.node(y).constant_expr);
+  g.set_outputs({g.add(Op::Add, {y, c})});
+  CHECK_NOTHROW(verify(g));
+}

@@ -148,17 +148,20 @@ NodeId Graph::add(Op op, NodeInputs inputs, Attrs attrs, Shape shape, DType dtyp
   }
   Shape out = infer_shape(op, in, attrs, shape);
   // A compute node takes the dtype of its first operand that is not a
-  // constant (constants are cast for free at compile time), else of its first;
-  // an embedding's dtype is the activations', given by the caller.
+  // constant expression (those are cast for free at compile time), else of
+  // its first; an embedding's dtype is the activations', given by the caller.
+  bool constant_expr = op == Op::Const;
   if (op_kind(op) != OpKind::Source && op != Op::Embedding && !inputs.empty()) {
     dtype = nodes_[static_cast<size_t>(inputs[0])].dtype;
+    constant_expr = true;
     for (NodeId i : inputs)
-      if (nodes_[static_cast<size_t>(i)].op != Op::Const) {
+      if (!nodes_[static_cast<size_t>(i)].constant_expr) {
         dtype = nodes_[static_cast<size_t>(i)].dtype;
+        constant_expr = false;
         break;
       }
   }
-  nodes_.push_back(Node{op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr});
+  nodes_.push_back(Node{op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr, constant_expr});
   return static_cast<NodeId>(nodes_.size() - 1);
 }
 
@@ -201,15 +204,22 @@ std::vector<int> Graph::use_counts() const {
 }
 
 void verify(const Graph& g) {
+  std::vector<char> constant_expr(g.size(), 0);  // recomputed, not read from the nodes
   for (size_t id = 0; id < g.size(); ++id) {
     const Node& n = g.nodes()[id];
+    constant_expr[id] = n.op == Op::Const;
+    if (op_kind(n.op) != OpKind::Source && n.op != Op::Embedding && !n.inputs.empty()) {
+      constant_expr[id] = 1;
+      for (NodeId i : n.inputs)
+        if (i < 0 || static_cast<size_t>(i) >= id || !constant_expr[static_cast<size_t>(i)]) constant_expr[id] = 0;
+    }
     auto where = "%" + std::to_string(id) + " " + std::string(op_name(n.op)) + ": ";
     std::vector<const Shape*> in;
     for (size_t k = 0; k < n.inputs.size(); ++k) {
       NodeId i = n.inputs[k];
       if (i < 0 || static_cast<size_t>(i) >= id) throw GraphError(where + "input %" + std::to_string(i) + " does not come earlier");
       const Node& src = g.node(i);
-      if (src.dtype != n.dtype && !reads_other_dtype(n.op, k) && src.op != Op::Const)
+      if (src.dtype != n.dtype && !reads_other_dtype(n.op, k) && !constant_expr[static_cast<size_t>(i)])
         throw GraphError(where + "dtype differs from input %" + std::to_string(i));
       in.push_back(&src.shape);
     }

@@ -44,6 +44,9 @@ struct Node {
   DType dtype = DType::BF16;
   Attrs attrs;
   Values value;  // bound constant value (real-valued params and folded constants)
+  // A constant, or computed from constants only: cast for free at compile
+  // time, so it never decides (or breaks) an op's dtype.
+  bool constant_expr = false;
 };
 
 // A shape or operand error found while building or verifying a graph.

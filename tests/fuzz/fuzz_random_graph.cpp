@@ -117,7 +117,7 @@ class Builder {
     if (in_.ConsumeBool()) return g.scalar(std::uniform_real_distribution<double>(-4, 4)(rng_));
     return g.scalar(kScalars[in_.ConsumeIntegralInRange<size_t>(0, std::size(kScalars) - 1)]);
   }
-  NodeId op(Op o, std::vector<NodeId> ins, Attrs a = {}, Shape declared = {}) {
+  NodeId op(Op o, NodeInputs ins, Attrs a = {}, Shape declared = {}) {
     return g.add(o, std::move(ins), std::move(a), std::move(declared));
   }
 
@@ -139,8 +139,8 @@ class Builder {
     return s;
   }
 
-  std::vector<int> permutation(size_t rank) {
-    std::vector<int> p(rank);
+  Perm permutation(size_t rank) {
+    Perm p(rank);
     for (size_t i = 0; i < rank; ++i) p[i] = static_cast<int>(i);
     for (size_t i = rank; i > 1; --i) std::swap(p[i - 1], p[in_.ConsumeIntegralInRange<size_t>(0, i - 1)]);
     if (in_.ConsumeIntegralInRange(0, 15) == 0 && rank > 0) p[0] = static_cast<int>(rank);  // not a permutation
@@ -188,7 +188,7 @@ class Builder {
         const Op ops[] = {Op::Add, Op::Sub, Op::Mul, Op::Div};
         Op o = ops[in_.ConsumeIntegralInRange<size_t>(0, 3)];
         NodeId a = pick(), b = in_.ConsumeIntegralInRange(0, 3) ? pick() : scalar();
-        op(o, in_.ConsumeBool() ? std::vector<NodeId>{a, b} : std::vector<NodeId>{b, a});
+        op(o, in_.ConsumeBool() ? NodeInputs{a, b} : NodeInputs{b, a});
         break;
       }
       case kUnary: {
