@@ -210,7 +210,7 @@ void DrawPhasePanel(State& state) {
   ImGui::BeginGroup();
   draw_totals_chart(r, chosen, avail - gap - kernels_w, height, lang);
   ImGui::EndGroup();
-  DrawKindLegend(cache.kinds, lang, true);
+  DrawKindLegend(cache.kinds, lang, OverheadKey::LightShade);
   ImGui::EndGroup();
   RecordFigure("phase.figure");
 

@@ -228,7 +228,7 @@ void DrawRooflinePanel(State& state) {
   std::vector<std::string> kinds = KindsOf(p.kernel_list);
   for (const ArrowSource& a : arrows.sources)
     if (std::find(kinds.begin(), kinds.end(), a.kind) == kinds.end()) kinds.push_back(a.kind);
-  DrawKindLegend(kinds, lang, false);
+  DrawKindLegend(kinds, lang, OverheadKey::None);
   ImGui::EndGroup();
   RecordFigure("roofline.figure");
   if (!e.arrows) return;

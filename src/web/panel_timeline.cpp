@@ -66,7 +66,6 @@ void DrawTimelinePanel(State& state) {
   auto X = [&](double t) { return left + static_cast<float>(t / span) * pw; };
   const float s = ImGui::GetIO().DisplayFramebufferScale.x;
   std::vector<Quad> quads;
-  const ImU32 overhead_color = IM_COL32(205, 208, 214, 255);
   double t = 0;
   int hover = -1;
   bool hover_overhead = false;
@@ -76,7 +75,7 @@ void DrawTimelinePanel(State& state) {
     const KernelRow& k = p.kernel_list[i];
     const double oh = e.megakernel ? (i == 0 ? overhead : 0) : overhead;
     if (oh > 0) {
-      quads.push_back({X(t) * s, top * s, X(t + oh) * s, (top + bar_h) * s, overhead_color});
+      quads.push_back({X(t) * s, top * s, X(t + oh) * s, (top + bar_h) * s, kOverheadGrey});
       if (hovered && mx >= X(t) && mx < X(t + oh)) hover = static_cast<int>(i), hover_overhead = true;
       t += oh;
     }
@@ -115,7 +114,7 @@ void DrawTimelinePanel(State& state) {
     else KernelTooltip(p.kernel_list[static_cast<size_t>(hover)], e.megakernel ? 0 : overhead, lang);
     ImGui::EndTooltip();
   }
-  DrawKindLegend(KindsOf(p.kernel_list), lang, true);
+  DrawKindLegend(KindsOf(p.kernel_list), lang, OverheadKey::Grey);
   TextMuted(Tx(Text::UiTimelineNote, lang));
 }
 

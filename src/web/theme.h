@@ -17,6 +17,7 @@ ImU32 Lighter(ImU32 color);
 
 inline constexpr ImU32 kChartBackground = IM_COL32(255, 255, 255, 255);
 inline constexpr ImU32 kChartGrid = IM_COL32(226, 229, 235, 255);
+inline constexpr ImU32 kOverheadGrey = IM_COL32(205, 208, 214, 255);  // the timeline's gaps between kernels
 inline constexpr ImU32 kChartAxis = IM_COL32(120, 126, 138, 255);
 inline constexpr ImU32 kChartReference = IM_COL32(200, 40, 40, 255);
 inline constexpr ImU32 kAccent = IM_COL32(52, 101, 164, 255);

@@ -70,15 +70,18 @@ std::vector<std::string> KindsOf(const std::vector<KernelRow>& kernels) {
   return kinds;
 }
 
-void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, bool with_overhead) {
+void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKey overhead) {
   for (const std::string& kind : kinds) {
     swatch(KindColor(kind));
     ImGui::TextUnformatted(kind.c_str());
     ImGui::SameLine(0, ImGui::GetTextLineHeight());
   }
-  if (with_overhead) {
+  if (overhead == OverheadKey::LightShade) {
     swatch(Lighter(kAccent));
     ImGui::TextUnformatted(Tx(Text::UiLegendOverhead, lang));
+  } else if (overhead == OverheadKey::Grey) {
+    swatch(kOverheadGrey);
+    ImGui::TextUnformatted(Tx(Text::UiLegendOverheadGrey, lang));
   } else {
     ImGui::NewLine();
   }

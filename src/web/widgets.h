@@ -24,7 +24,10 @@ void DrawViewHeader(const std::string& title, Lang lang);
 void DrawObservations(const std::vector<std::string>& observations, Lang lang);
 
 // A coloured square and the kind's name, for each kind in `kinds`.
-void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, bool with_overhead);
+// How a chart shows the fixed cost per kernel: not at all, as a lighter
+// shade stacked on each bar, or as grey gaps between kernels.
+enum class OverheadKey { None, LightShade, Grey };
+void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKey overhead);
 std::vector<std::string> KindsOf(const std::vector<KernelRow>& kernels);
 
 // A table cell: a square in the kind's colour, then its name.
