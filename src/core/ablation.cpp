@@ -1,5 +1,7 @@
 #include "core/ablation.h"
 
+#include <optional>
+
 #include "core/passes/passes.h"
 #include "core/pipeline.h"
 
@@ -25,15 +27,32 @@ std::vector<AblationEntry> settings() {
   };
 }
 
-// Total time of one setting on one traced graph.
-GraphCost cost_of(const Graph& traced, const AblationSwitches& s, const Binding& bind, const Hardware& hw) {
+// One traced graph through the pipelines the settings ask for: only attention
+// matching and weight folding change the graph, so each of those pipelines
+// runs once (a whole model's takes tens of milliseconds).
+class Pipelines {
+ public:
+  explicit Pipelines(const Graph& traced) : traced_(traced) {}
+  const Graph& optimized(bool attention, bool fold_weights) {
+    std::optional<Graph>& g = graphs_[attention][fold_weights];
+    if (!g) g = optimize(traced_, attention, fold_weights);
+    return *g;
+  }
+
+ private:
+  const Graph& traced_;
+  std::optional<Graph> graphs_[2][2];
+};
+
+// Total time of one setting.
+GraphCost cost_of(Pipelines& pipelines, const AblationSwitches& s, const Binding& bind, const Hardware& hw) {
   // With neither fusion nor inlining nothing merges: the decomposed ops each run alone.
   FuseOptions opt;
   opt.enable = s.fusion || s.inlining;
   opt.fusion = s.fusion;
   opt.inlining = s.inlining;
   opt.matmul_epilogues = s.matmul_epilogues;
-  Graph g = optimize(traced, s.attention_matching, s.weight_folding);
+  const Graph& g = pipelines.optimized(s.attention_matching, s.weight_folding);
   Hardware h = hw;
   h.launch = s.cuda_graphs ? hw.graph_launch : hw.launch;
   return graph_cost(fuse(g, opt, bind), h);
@@ -50,9 +69,10 @@ std::vector<AblationEntry> run_ablation(const AnalysisConfig& c) {
   double eager_prefill = graph_cost(fuse(prefill, {false}), c.hw).t_total;
   double eager_decode = graph_cost(fuse(decode, {false}, bind), c.hw).t_total;
 
+  Pipelines prefill_pipelines(prefill), decode_pipelines(decode);
   std::vector<AblationEntry> out = settings();
   for (AblationEntry& e : out) {
-    GraphCost p = cost_of(prefill, e.switches, {}, c.hw), d = cost_of(decode, e.switches, bind, c.hw);
+    GraphCost p = cost_of(prefill_pipelines, e.switches, {}, c.hw), d = cost_of(decode_pipelines, e.switches, bind, c.hw);
     e.prefill_speedup = eager_prefill / p.t_total;
     e.decode_speedup = eager_decode / d.t_total;
     e.prefill_kernels = p.kernels;

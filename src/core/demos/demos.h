@@ -28,6 +28,8 @@ json kernel_json(const Partition& p, size_t i, const Hardware& hw, Lang lang, bo
 json partitions_json(const std::vector<Partition>& ps, const AnalysisConfig& c);
 // Weights and KV cache of the whole model for a cache of `S` tokens, against the GPU's memory.
 json memory_json(const AnalysisConfig& c, int64_t S);
+// The four partitions of the configuration's prefill (T tokens) or decode (S cached).
+std::vector<Partition> phase_partitions(const AnalysisConfig& c, bool decode);
 std::string fb(int64_t bytes);  // fmt_bytes on an integer count
 
 }  // namespace fl::demos

@@ -7,11 +7,15 @@
 
 namespace fl::demos {
 
+std::vector<Partition> phase_partitions(const AnalysisConfig& c, bool decode) {
+  if (decode) return four_partitions(decode_layer(c.model, ParamMode::shapes(), c.trace_options()), {{"S", c.kv_len}}, c.hw);
+  return four_partitions(prefill_layer(c.model, c.tokens, 0, ParamMode::shapes(), c.trace_options()), {}, c.hw);
+}
+
 json prefill_demo(const AnalysisConfig& c) {
   Lang L = c.lang;
   const int64_t T = c.tokens;
-  Graph g = prefill_layer(c.model, T, 0, ParamMode::shapes(), c.trace_options());
-  std::vector<Partition> ps = four_partitions(g, {}, c.hw);
+  std::vector<Partition> ps = phase_partitions(c, false);
   const Partition &eager = ps[0], &dec = ps[1], &fused = ps[2], &flash = ps[3];
 
   std::vector<size_t> order(fused.kernels.size());
@@ -61,12 +65,11 @@ json prefill_demo(const AnalysisConfig& c) {
 json decode_demo(const AnalysisConfig& c) {
   Lang L = c.lang;
   const int64_t S = c.kv_len;
-  Graph g = decode_layer(c.model, ParamMode::shapes(), c.trace_options());
-  std::vector<Partition> ps = four_partitions(g, {{"S", S}}, c.hw);
+  std::vector<Partition> ps = phase_partitions(c, true);
   const Partition &dec = ps[1], &fused = ps[2], &flash = ps[3];
 
   const int64_t traced_layers = c.whole_model ? c.layers : 1;
-  int64_t weights = parameter_bytes(g);
+  int64_t weights = parameter_bytes(ps[0].graph);  // the eager partition runs the traced graph
   int64_t kv = kv_cache_bytes(c.model, traced_layers, c.batch, S, c.act);
   double t_lo = ps[0].cost.t, t_hi = ps[0].cost.t;
   int64_t b_lo = ps[0].cost.bytes, b_hi = ps[0].cost.bytes;
