@@ -46,16 +46,25 @@ json stages_json(const Graph& traced, const Partition& fused) {
     for (NodeId id : diff.rewritten) change[static_cast<size_t>(id)] = "rewritten";
     bool last = s + 1 == stages.size();
     json nodes = json::array();
+    nodes.get_ref<json::array_t&>().reserve(g.size());
     for (size_t i = 0; i < g.size(); ++i) {
       const Node& n = g.nodes()[i];
-      nodes.push_back({{"id", i},
-                       {"op", op_name(n.op)},
-                       {"text", node_str(g, static_cast<NodeId>(i))},
-                       {"inputs", n.inputs},
-                       {"view", op_kind(n.op) == OpKind::View},
-                       {"source", op_kind(n.op) == OpKind::Source},
-                       {"change", change[i]},
-                       {"kernel", last ? kernel_of[i] : -1}});
+      // Key by key in sorted order, each insert at the map's end: a whole
+      // model has ~50k nodes over its stages.
+      json node(json::value_t::object);
+      json::object_t& o = *node.get_ptr<json::object_t*>();
+      auto put = [&o](const char* key, json value) { o.emplace_hint(o.end(), key, std::move(value)); };
+      put("change", change[i]);
+      put("id", i);
+      json inputs(json::value_t::array);
+      for (NodeId in : n.inputs) inputs.push_back(in);
+      put("inputs", std::move(inputs));
+      put("kernel", last ? kernel_of[i] : -1);
+      put("op", op_name(n.op));
+      put("source", op_kind(n.op) == OpKind::Source);
+      put("text", node_str(g, static_cast<NodeId>(i)));
+      put("view", op_kind(n.op) == OpKind::View);
+      nodes.push_back(std::move(node));
     }
     json removed = json::array();
     for (NodeId id : diff.removed) removed.push_back(node_str(stages[s - 1].graph, id));

@@ -8,9 +8,9 @@
 // 3. Old nodes left unmatched were removed.
 #include "core/explain/pass_diff.h"
 
-#include <deque>
-#include <map>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace fl {
 
@@ -27,20 +27,32 @@ std::string signature(const Node& n) {
 }  // namespace
 
 StageDiff diff_graphs(const Graph& before, const Graph& after) {
-  std::map<std::pair<std::string, NodeInputs>, std::deque<NodeId>> exact;  // (signature, old inputs)
-  std::map<std::string, std::deque<NodeId>> by_signature;
+  // Old nodes by (signature, old inputs) and by signature alone, each in
+  // graph order; `take` hands out the first one not matched yet.
+  struct Queue {
+    std::vector<NodeId> ids;
+    size_t head = 0;
+  };
+  auto with_inputs = [](std::string sig, const NodeInputs& inputs) {
+    sig += '#';
+    for (NodeId in : inputs) sig += std::to_string(in) + ",";
+    return sig;
+  };
+  std::unordered_map<std::string, Queue> exact, by_signature;
+  exact.reserve(before.size());
+  by_signature.reserve(before.size());
   for (size_t i = 0; i < before.size(); ++i) {
     const Node& n = before.nodes()[i];
     std::string sig = signature(n);
-    exact[{sig, n.inputs}].push_back(static_cast<NodeId>(i));
-    by_signature[sig].push_back(static_cast<NodeId>(i));
+    exact[with_inputs(sig, n.inputs)].ids.push_back(static_cast<NodeId>(i));
+    by_signature[std::move(sig)].ids.push_back(static_cast<NodeId>(i));
   }
   std::vector<char> used(before.size(), 0);
   std::vector<NodeId> old_of(after.size(), -1);
-  auto take = [&](std::deque<NodeId>& q) -> NodeId {
-    while (!q.empty() && used[static_cast<size_t>(q.front())]) q.pop_front();
-    if (q.empty()) return -1;
-    NodeId id = q.front();
+  auto take = [&](Queue& q) -> NodeId {
+    while (q.head < q.ids.size() && used[static_cast<size_t>(q.ids[q.head])]) ++q.head;
+    if (q.head == q.ids.size()) return -1;
+    NodeId id = q.ids[q.head++];
     used[static_cast<size_t>(id)] = 1;
     return id;
   };
@@ -52,7 +64,7 @@ StageDiff diff_graphs(const Graph& before, const Graph& after) {
     NodeInputs old_inputs;
     for (NodeId in : n.inputs) old_inputs.push_back(old_of[static_cast<size_t>(in)]);
     NodeId match = -1;
-    if (auto it = exact.find({sig, old_inputs}); it != exact.end()) match = take(it->second);
+    if (auto it = exact.find(with_inputs(sig, old_inputs)); it != exact.end()) match = take(it->second);
     if (match < 0) {
       if (auto it = by_signature.find(sig); it != by_signature.end() && (match = take(it->second)) >= 0)
         d.rewritten.push_back(static_cast<NodeId>(i));
