@@ -5,7 +5,11 @@
 #include "core/analysis.h"
 #include "core/model.h"
 #include "core/partitions.h"
+#include "core/passes/passes.h"
 #include "core/pipeline.h"
+
+#include <algorithm>
+#include <string>
 
 using namespace fl;
 
@@ -61,6 +65,43 @@ static void BM_WholeModel(benchmark::State& s) {
   s.SetComplexityN(s.range(0));
 }
 BENCHMARK(BM_WholeModel)->Arg(1)->Arg(8)->Arg(32)->Arg(80)->Arg(126)->Complexity()->Unit(benchmark::kMillisecond);
+
+// Each step on its own, for one layer (0) and for whole 405B-shaped models of
+// N layers (prefill, T = 2048): trace, every pass of the standard pipeline
+// (FlashAttention matched), fuse and cost. Arguments: {step, layers}.
+enum Step { kTrace, kMatchAttention, kDecompose, kCse, kConstantFold, kSimplify, kFoldNormWeight, kFuse, kCost, kSteps };
+constexpr const char* kStepNames[] = {"trace",    "match_attention", "decompose", "cse", "constant_fold",
+                                      "simplify", "fold_norm_weight", "fuse",     "cost"};
+using PassFn = PassResult (*)(const Graph&);
+constexpr PassFn kPasses[] = {match_attention, decompose, cse, constant_fold, simplify, fold_norm_weight};
+
+static Graph model_graph(int64_t layers) {
+  const LayerCfg layer{16384, 128, 8, 128, 53248};
+  if (layers == 0) return prefill_layer(layer, 2048, 0, ParamMode::shapes());
+  TraceOptions o;
+  o.layers = layers;
+  o.vocab = 128256;
+  return prefill_layer(layer, 2048, 0, ParamMode::shapes(), o);
+}
+
+static void BM_Step(benchmark::State& s) {
+  const auto step = static_cast<Step>(s.range(0));
+  const int64_t layers = s.range(1);
+  s.SetLabel(std::string(kStepNames[step]) + (layers ? ", " + std::to_string(layers) + " layers" : ", one layer"));
+  Graph g = model_graph(layers);
+  for (int i = kMatchAttention; i < std::min<int>(step, kFuse); ++i) g = kPasses[i - kMatchAttention](g).graph;
+  const std::vector<Kernel> kernels = step == kCost ? fuse(g) : std::vector<Kernel>{};
+  for (auto _ : s) {
+    if (step == kTrace) benchmark::DoNotOptimize(model_graph(layers));
+    else if (step == kFuse) benchmark::DoNotOptimize(fuse(g));
+    else if (step == kCost) benchmark::DoNotOptimize(graph_cost(kernels, kH100));
+    else benchmark::DoNotOptimize(kPasses[step - kMatchAttention](g));
+  }
+  s.counters["nodes"] = static_cast<double>(g.size());
+}
+BENCHMARK(BM_Step)
+    ->ArgsProduct({benchmark::CreateDenseRange(kTrace, kCost, 1), {0, 1, 8, 32, 80, 126}})
+    ->Unit(benchmark::kMicrosecond);
 
 // The same through analyze(): JSON and observations for demo 2 of the whole 405B.
 static void BM_AnalyzeWhole405B(benchmark::State& s) {
