@@ -68,3 +68,18 @@ TEST_CASE("the ablation view's URL carries the layer's configuration, which our 
   CHECK(restored.layer_workload.config.model_key == "llama-3.1-70b");
   CHECK(&ActiveWorkload(s) == &s.layer_workload);  // the sidebar edits what the ablation computes
 }
+
+TEST_CASE("JSON numbers reach the core as written, however large", "[page]") {
+  const Pairs pairs = JsonPairs(nlohmann::json::parse(R"({"d": 18446744073709551615, "heads": -3, "tokens": 16})"));
+  REQUIRE(pairs.size() == 3);
+  CHECK(pairs[0] == Setting{"d", "18446744073709551615"});  // not -1
+  CHECK(pairs[1] == Setting{"heads", "-3"});
+  CHECK(pairs[2] == Setting{"tokens", "16"});
+  Settings s;
+  try {
+    ApplySettings(s, pairs);
+    FAIL("a hidden size of 2^64 - 1 was accepted");
+  } catch (const ConfigError& e) {
+    CHECK(e.field == "d");
+  }
+}

@@ -288,6 +288,8 @@ Pairs JsonPairs(const nlohmann::json& obj) {
   for (const auto& [key, value] : obj.items()) {
     if (value.is_string()) out.emplace_back(key, value.get<std::string>());
     else if (value.is_boolean()) out.emplace_back(key, value.get<bool>() ? "1" : "0");
+    // Unsigned first: a value of 2^63 or more would wrap as an int64_t.
+    else if (value.is_number_unsigned()) out.emplace_back(key, std::to_string(value.get<uint64_t>()));
     else if (value.is_number_integer()) out.emplace_back(key, std::to_string(value.get<int64_t>()));
     else if (value.is_number()) out.emplace_back(key, format_real(value.get<double>()));
     else out.emplace_back(key, value.dump());  // the core names the key and shows the value
