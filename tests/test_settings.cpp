@@ -69,3 +69,13 @@ TEST_CASE("bad settings name their key") {
   CHECK(field_of({{"layers", "many"}}) == "layers");
   CHECK(field_of({{"model", "llama-3.1-8b"}}) == "");
 }
+
+TEST_CASE("a hardware number out of range is named with the numbers as typed") {
+  try {
+    config_from_settings({{"bandwidth_tbs", "1e9"}});
+    FAIL("accepted");
+  } catch (const ConfigError& e) {
+    CHECK(e.field == "bandwidth_tbs");
+    CHECK(std::string(e.what()).find("between 0.01 and 1000 (got 1000000000)") != std::string::npos);
+  }
+}

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/units.h"
+
 namespace fl {
 
 ConfigError::ConfigError(std::string f, Text t, std::vector<std::string> a)
@@ -33,7 +35,7 @@ void validate_tokens(const char* field, int64_t value, int64_t max) { check_rang
 void validate(const Hardware& hw) {
   auto check = [](const char* field, double v, double lo, double hi) {
     if (!std::isfinite(v) || v < lo || v > hi)
-      throw ConfigError(field, Text::ErrRangeReal, {field, std::to_string(v), std::to_string(lo), std::to_string(hi)});
+      throw ConfigError(field, Text::ErrRangeReal, {field, fmt_number(v), fmt_number(lo), fmt_number(hi)});
   };
   check("matmul_tflops", hw.matmul_flops / 1e12, 0.1, 1e5);
   check("other_tflops", hw.other_flops / 1e12, 0.1, 1e5);

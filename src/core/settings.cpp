@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "core/presets.h"
+#include "core/units.h"
 
 namespace fl {
 
@@ -88,12 +89,6 @@ void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
   else throw ConfigError(key, Text::ErrUnknownKey, {key});
 }
 
-std::string real_text(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-
 }  // namespace
 
 std::span<const std::string_view> setting_keys() { return kKeys; }
@@ -129,12 +124,12 @@ std::vector<Setting> all_values_of(const AnalysisConfig& c) {
                             {"batch", std::to_string(c.batch)},
                             {"dtype", std::string(dtype_name(c.act))},
                             {"weights_dtype", std::string(dtype_name(c.weights))},
-                            {"matmul_tflops", real_text(c.hw.matmul_flops / 1e12)},
-                            {"other_tflops", real_text(c.hw.other_flops / 1e12)},
-                            {"bandwidth_tbs", real_text(c.hw.bandwidth / 1e12)},
-                            {"launch_us", real_text(c.hw.launch * 1e6)},
-                            {"graph_launch_us", real_text(c.hw.graph_launch * 1e6)},
-                            {"memory_gb", real_text(c.hw.memory / 1e9)}};
+                            {"matmul_tflops", fmt_number(c.hw.matmul_flops / 1e12)},
+                            {"other_tflops", fmt_number(c.hw.other_flops / 1e12)},
+                            {"bandwidth_tbs", fmt_number(c.hw.bandwidth / 1e12)},
+                            {"launch_us", fmt_number(c.hw.launch * 1e6)},
+                            {"graph_launch_us", fmt_number(c.hw.graph_launch * 1e6)},
+                            {"memory_gb", fmt_number(c.hw.memory / 1e9)}};
 }
 
 std::vector<Setting> settings_of(const AnalysisConfig& c) {

@@ -40,4 +40,10 @@ std::string fmt_ratio(double x) { return fmt_fixed(x, 2) + "×"; }
 
 std::string fmt_percent(double f) { return fmt_fixed(std::round(f * 100), 0) + "%"; }
 
+std::string fmt_number(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.10g", x);  // 10 digits: reads back as the value a person typed
+  return buf;
+}
+
 }  // namespace fl

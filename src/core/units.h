@@ -11,5 +11,6 @@ std::string fmt_time(double seconds);      // "1.05 ms", "136 µs"
 std::string fmt_ratio(double x);           // "1.79×"
 std::string fmt_percent(double fraction);  // "26%"
 std::string fmt_fixed(double x, int decimals);
+std::string fmt_number(double x);         // as typed: "0.01", "1000", "3.35", "1e+12"
 
 }  // namespace fl
