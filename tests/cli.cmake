@@ -11,6 +11,7 @@ add_cli_test("demo 4 quotes its source" 0 "ASPLOS 2024" --demo 4 --lang en)
 add_cli_test("json has partitions" 0 "\"partitions\"" --demo 2 --json)
 add_cli_test("emit prints a stage" 0 "fold_norm_weight" --emit fold_norm_weight --d 128 --heads 8 --kv-heads 2 --head-dim 16 --ffn 344)
 add_cli_test("emit kernels gives reasons" 0 "matmul_no_prologue" --emit kernels --phase decode)
+add_cli_test("emit follows --layers" 0 "embedding" --emit traced --model small --layers 2)
 add_cli_test("help" 0 "--kv-len" --help)
 
 add_cli_test("zero heads" 2 "--heads" --heads 0)

@@ -70,8 +70,9 @@ std::string render_demo(const json& j, Lang l) {
 // --emit: the graph after one pipeline stage, or the fused kernels.
 int emit(const Options& o) {
   AnalysisConfig c = o.config_for(o.phase == "decode" ? 3 : 2);
-  Graph g = o.phase == "decode" ? decode_layer(c.model, ParamMode::shapes())
-                                : prefill_layer(c.model, c.tokens, 0, ParamMode::shapes());
+  // The same graph demos 2 and 3 build: batch, dtypes and --layers included.
+  Graph g = o.phase == "decode" ? decode_layer(c.model, ParamMode::shapes(), c.trace_options())
+                                : prefill_layer(c.model, c.tokens, 0, ParamMode::shapes(), c.trace_options());
   Binding bind{{"S", c.kv_len}};
   if (o.emit == "kernels") {
     Partition p = make_partition(PartitionId::FusedFlash, g, bind, c.hw);
