@@ -1,6 +1,8 @@
 // The one way in for configurations: every entry point's key=value pairs.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "core/settings.h"
 
 using namespace fl;
@@ -78,4 +80,11 @@ TEST_CASE("a hardware number out of range is named with the numbers as typed") {
     CHECK(e.field == "bandwidth_tbs");
     CHECK(std::string(e.what()).find("between 0.01 and 1000 (got 1000000000)") != std::string::npos);
   }
+}
+
+TEST_CASE("a launch cost of -0 is 0") {
+  AnalysisConfig c = config_from_settings({{"launch_us", "-0"}});
+  CHECK_FALSE(std::signbit(c.hw.launch));
+  for (const Setting& s : settings_of(c))
+    if (s.first == "launch_us") CHECK(s.second == "0");
 }

@@ -32,7 +32,7 @@ double to_real(const std::string& key, const std::string& v) {
   char* end = nullptr;
   double out = v.empty() || std::isspace(static_cast<unsigned char>(v[0])) ? NAN : std::strtod(v.c_str(), &end);
   if (end != v.c_str() + v.size() || !std::isfinite(out)) throw ConfigError(key, Text::ErrNotNumber, {key, v});
-  return out;
+  return out == 0 ? 0.0 : out;  // "-0" is 0, and is shown and linked as 0
 }
 
 DType to_dtype(const std::string& key, const std::string& v) {
