@@ -39,3 +39,32 @@ export function afterFrames(page, n) {
     step(count);
   }), n);
 }
+
+// Pixel statistics of a screenshot, decoded by the browser itself: distinct
+// colours, luminance spread, how many pixels have the chart bars' blue, and
+// the image's size.
+export async function pixelStats(page, png) {
+  return page.evaluate(async (dataUrl) => {
+    const img = new Image();
+    img.src = dataUrl;
+    await img.decode();
+    const c = document.createElement("canvas");
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext("2d");
+    ctx.drawImage(img, 0, 0);
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    const colors = new Set();
+    let sum = 0, sumSq = 0, barBlue = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+      const y = 0.299 * r + 0.587 * g + 0.114 * b;
+      sum += y;
+      sumSq += y * y;
+      colors.add((r << 16) | (g << 8) | b);
+      if (Math.abs(r - 52) < 8 && Math.abs(g - 101) < 8 && Math.abs(b - 164) < 8) ++barBlue;
+    }
+    const n = data.length / 4;
+    return { colors: colors.size, stddev: Math.sqrt(sumSq / n - (sum / n) ** 2), barBlue, width: c.width, height: c.height };
+  }, "data:image/png;base64," + png.toString("base64"));
+}

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { afterFrames, launch, openPage } from "./browser.mjs";
+import { afterFrames, launch, openPage, pixelStats } from "./browser.mjs";
 
 const base = process.env.FUSIONLAB_URL || "http://127.0.0.1:8000/";
 const cli = process.env.FUSIONLAB_CLI || new URL("../../build/native/fusionlab", import.meta.url).pathname;
@@ -49,34 +49,6 @@ function assertClose(actual, expected, path = "$") {
   } else {
     assert.equal(actual, expected, path);
   }
-}
-
-// Pixel statistics of a screenshot, decoded by the browser itself: distinct
-// colours, luminance spread, and how many pixels have the chart bars' blue.
-async function pixelStats(page, png) {
-  return page.evaluate(async (dataUrl) => {
-    const img = new Image();
-    img.src = dataUrl;
-    await img.decode();
-    const c = document.createElement("canvas");
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext("2d");
-    ctx.drawImage(img, 0, 0);
-    const data = ctx.getImageData(0, 0, c.width, c.height).data;
-    const colors = new Set();
-    let sum = 0, sumSq = 0, barBlue = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
-      const y = 0.299 * r + 0.587 * g + 0.114 * b;
-      sum += y;
-      sumSq += y * y;
-      colors.add((r << 16) | (g << 8) | b);
-      if (Math.abs(r - 52) < 8 && Math.abs(g - 101) < 8 && Math.abs(b - 164) < 8) ++barBlue;
-    }
-    const n = data.length / 4;
-    return { colors: colors.size, stddev: Math.sqrt(sumSq / n - (sum / n) ** 2), barBlue };
-  }, "data:image/png;base64," + png.toString("base64"));
 }
 
 // The target is 3 s on an idle machine (tests/e2e/bench.mjs measures it);

@@ -4,9 +4,9 @@
 // graph view's median frame time is printed and written to
 // artifacts/explain-frame-time.json.
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { afterFrames, launch, openPage } from "./browser.mjs";
+import { afterFrames, launch, openPage, pixelStats } from "./browser.mjs";
 
 const base = process.env.FUSIONLAB_URL || "http://127.0.0.1:8000/";
 const artifacts = new URL("./artifacts/", import.meta.url).pathname;
@@ -36,20 +36,7 @@ async function click(page, name) {
 // A screenshot with enough distinct colours to be a drawn view, kept as an artifact.
 async function shot(page, name) {
   const png = await page.screenshot({ path: `${artifacts}explain-${name}.png` });
-  const distinct = await page.evaluate(async (dataUrl) => {
-    const img = new Image();
-    img.src = dataUrl;
-    await img.decode();
-    const c = document.createElement("canvas");
-    c.width = img.width;
-    c.height = img.height;
-    const g = c.getContext("2d");
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    const seen = new Set();
-    for (let i = 0; i < d.length; i += 4 * 7) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    return seen.size;
-  }, `data:image/png;base64,${png.toString("base64")}`);
+  const distinct = (await pixelStats(page, png)).colors;
   assert.ok(distinct > 50, `${name}: ${distinct} colours, looks blank`);
 }
 
@@ -179,20 +166,7 @@ async function exportPng(page, prefix, figure, expectedName) {
   const path = `${artifacts}explain-export-${figure.replace(".", "-")}.png`;
   await png.saveAs(path);
   const [, , w, h] = (await explain(page)).widgets[figure];
-  const { width, height, colours } = await page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement("canvas");
-    c.width = img.width;
-    c.height = img.height;
-    const g = c.getContext("2d");
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    const seen = new Set();
-    for (let i = 0; i < d.length; i += 4 * 5) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    return { width: img.width, height: img.height, colours: seen.size };
-  }, (await import("node:fs")).readFileSync(path).toString("base64"));
+  const { width, height, colors: colours } = await pixelStats(page, readFileSync(path));
   assert.ok(Math.abs(width - w) <= 8 && Math.abs(height - h) <= 8, `${figure}: ${width}x${height} for ${w}x${h}`);
   assert.ok(colours > 30, `${figure}: ${colours} colours, looks blank`);
 }
@@ -202,7 +176,7 @@ test("every chart exports as PNG and the partition table as CSV", async () => {
   const p = await openPage(browser, `${base}?view=prefill&lang=en`, { width: 1280, height: 720, errors });
   const [csv] = await Promise.all([p.waitForEvent("download"), click(p, "phase_export.csv")]);
   assert.equal(csv.suggestedFilename(), "fusionlab-prefill.csv");
-  const rows = (await import("node:fs")).readFileSync(await csv.path(), "utf8").trim().split("\n");
+  const rows = readFileSync(await csv.path(), "utf8").trim().split("\n");
   assert.equal(rows.length, 5);  // the header and the four partitions
   assert.match(rows[0], /^index,partition,kernels,bytes,flops/);
   const analysis = await p.evaluate(() => window.fusionlab.analyze({ demo: 2 }));
