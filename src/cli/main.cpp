@@ -71,9 +71,8 @@ std::string render_demo(const json& j, Lang l) {
 int emit(const Options& o) {
   AnalysisConfig c = o.config_for(o.phase == "decode" ? 3 : 2);
   // The same graph demos 2 and 3 build: batch, dtypes and --layers included.
-  Graph g = o.phase == "decode" ? decode_layer(c.model, ParamMode::shapes(), c.trace_options())
-                                : prefill_layer(c.model, c.tokens, 0, ParamMode::shapes(), c.trace_options());
-  Binding bind{{"S", c.kv_len}};
+  const Graph g = c.traced_graph(o.phase == "decode");
+  const Binding bind = c.binding();
   if (o.emit == "kernels") {
     Partition p = make_partition(PartitionId::FusedFlash, g, bind, c.hw);
     for (size_t i = 0; i < p.kernels.size(); ++i) {

@@ -62,9 +62,8 @@ GraphCost cost_of(Pipelines& pipelines, const AblationSwitches& s, const Binding
 
 std::vector<AblationEntry> run_ablation(const AnalysisConfig& c) {
   validate(c);
-  Graph prefill = prefill_layer(c.model, c.tokens, 0, ParamMode::shapes(), c.trace_options());
-  Graph decode = decode_layer(c.model, ParamMode::shapes(), c.trace_options());
-  Binding bind{{"S", c.kv_len}};
+  const Graph prefill = c.traced_graph(false), decode = c.traced_graph(true);
+  const Binding bind = c.binding();
   // Eager: composites are one kernel each, launched one by one.
   double eager_prefill = graph_cost(fuse(prefill, {false}), c.hw).t_total;
   double eager_decode = graph_cost(fuse(decode, {false}, bind), c.hw).t_total;

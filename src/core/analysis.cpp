@@ -39,6 +39,11 @@ bool AnalysisConfig::use_hardware(std::string_view key) {
   return true;
 }
 
+Graph AnalysisConfig::traced_graph(bool decode) const {
+  return decode ? decode_layer(model, ParamMode::shapes(), trace_options())
+                : prefill_layer(model, tokens, 0, ParamMode::shapes(), trace_options());
+}
+
 TraceOptions AnalysisConfig::trace_options() const {
   TraceOptions o;
   o.batch = batch;

@@ -34,6 +34,10 @@ struct AnalysisConfig {
   bool use_model(std::string_view key);
   bool use_hardware(std::string_view key);
   TraceOptions trace_options() const;
+  // The graph demos 2 and 3 analyse: a prefill of `tokens` tokens, or one
+  // decode step whose KV length is the symbol S, bound by binding().
+  Graph traced_graph(bool decode) const;
+  Binding binding() const { return {{"S", kv_len}}; }
 };
 
 // Every check of a configuration; throws ConfigError naming the field.

@@ -87,7 +87,7 @@ std::string kernel_ref(const Partition& p, int i) {
 
 json kernels_demo(const AnalysisConfig& c) {
   Lang L = c.lang;
-  Graph g = prefill_layer(c.model, c.tokens, 0, ParamMode::shapes(), c.trace_options());
+  const Graph g = c.traced_graph(false);
   Partition fused = make_partition(PartitionId::FusedFlash, g, {}, c.hw);
   Partition unfused = make_partition(PartitionId::Decomposed, g, {}, c.hw);
 

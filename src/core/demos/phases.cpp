@@ -8,8 +8,7 @@
 namespace fl::demos {
 
 std::vector<Partition> phase_partitions(const AnalysisConfig& c, bool decode) {
-  if (decode) return four_partitions(decode_layer(c.model, ParamMode::shapes(), c.trace_options()), {{"S", c.kv_len}}, c.hw);
-  return four_partitions(prefill_layer(c.model, c.tokens, 0, ParamMode::shapes(), c.trace_options()), {}, c.hw);
+  return four_partitions(c.traced_graph(decode), c.binding(), c.hw);
 }
 
 json prefill_demo(const AnalysisConfig& c) {

@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "core/model.h"
 
 namespace fl {
 
@@ -23,11 +22,8 @@ std::vector<AbsorbedKernel> absorbed_kernels(const Partition& p, const Binding& 
 }
 
 AbsorbedPartition absorbed_partition(const AnalysisConfig& c, bool decode, PartitionId id) {
-  const Graph traced = decode ? decode_layer(c.model, ParamMode::shapes(), c.trace_options())
-                              : prefill_layer(c.model, c.tokens, 0, ParamMode::shapes(), c.trace_options());
-  const Binding bind = decode ? Binding{{"S", c.kv_len}} : Binding{};
-  AbsorbedPartition out{make_partition(id, traced, bind, c.hw), {}};
-  out.absorbed = absorbed_kernels(out.partition, bind);
+  AbsorbedPartition out{make_partition(id, c.traced_graph(decode), c.binding(), c.hw), {}};
+  out.absorbed = absorbed_kernels(out.partition, c.binding());
   return out;
 }
 
