@@ -32,21 +32,10 @@ PhaseInfo info_of(const nlohmann::json& j) {
   return info;
 }
 
-}  // namespace
-
-InputError ErrorOf(const ConfigError& e, Lang lang) {
-  std::string field = e.field;
-  for (char& c : field)
-    if (c == '-') c = '_';
-  return {field, e.message(lang)};
-}
-
 // What a group of demos was computed for: its configuration and the language.
 std::string computed_key(const Settings& s, const Workload& w) {
   return FormatQuery(settings_of(w.config)) + (s.lang == Lang::Zh ? "&zh" : "&en");
 }
-
-namespace {
 
 // Prefill (demo 2) or decode (demo 3) of the layer workload, if its
 // configuration changed; true if it computed.
@@ -71,6 +60,13 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
+
+InputError ErrorOf(const ConfigError& e, Lang lang) {
+  std::string field = e.field;
+  for (char& c : field)
+    if (c == '-') c = '_';
+  return {field, e.message(lang)};
+}
 
 void EnsurePhaseResults(State& state, bool decode) {
   const auto start = std::chrono::steady_clock::now();
