@@ -97,15 +97,16 @@ void DrawRooflinePanel(State& state) {
   double ix0 = std::log10(hw.other_flops / hw.bandwidth), ix1 = std::log10(hw.matmul_flops / hw.bandwidth);
   double iy0 = std::log10(hw.other_flops), iy1 = std::log10(hw.matmul_flops);
   double tmax = 0;
+  auto plotted = [](double flops, double bytes, double t) { return flops > 0 && bytes > 0 && t > 0; };
   auto extend = [&](double flops, double bytes, double t) {
-    if (flops <= 0 || bytes <= 0 || t <= 0) return;
+    if (!plotted(flops, bytes, t)) return;
     ix0 = std::min(ix0, std::log10(flops / bytes));
     ix1 = std::max(ix1, std::log10(flops / bytes));
     iy0 = std::min(iy0, std::log10(flops / t));
   };
   for (const KernelRow& k : p.kernel_list) {
     extend(k.flops, k.reads + k.writes, k.t);
-    if (k.flops > 0 && k.reads + k.writes > 0) tmax = std::max(tmax, k.t);
+    if (plotted(k.flops, k.reads + k.writes, k.t)) tmax = std::max(tmax, k.t);
   }
   for (const ArrowSource& a : arrows.sources) extend(a.flops, a.bytes, a.t);
   ix0 = std::floor(ix0 - 0.3), ix1 = std::ceil(ix1 + 0.3), iy0 = std::floor(iy0 - 0.3), iy1 = std::ceil(iy1 + 0.3);
@@ -143,7 +144,6 @@ void DrawRooflinePanel(State& state) {
   int hover = -1, hover_source = -1;
   const ImVec2 mouse(ImGui::GetIO().MousePos.x - origin.x, ImGui::GetIO().MousePos.y - origin.y);
   float best = 1e9f;
-  auto plotted = [](double flops, double bytes, double t) { return flops > 0 && bytes > 0 && t > 0; };
   auto radius = [&](double t) { return 4 + 12 * static_cast<float>(std::sqrt(t / tmax)); };
   // A whole model repeats each layer's points and arrows at the same place:
   // each is drawn once (a software renderer pays for every copy).
