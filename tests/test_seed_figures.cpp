@@ -39,6 +39,8 @@ TEST_CASE("demo 2: Llama-3.1-8B prefill at T = 2048") {
   REQUIRE(d["slowest"].size() == 4);
   for (size_t i = 1; i < 4; ++i) CHECK(d["slowest"][i - 1]["t"].get<double>() >= d["slowest"][i]["t"].get<double>());
   CHECK(d["observations"].size() == 4);
+  // Tokens per second: T tokens a forward pass, over the model's 32 layers.
+  CHECK(flash["tokens_per_s"].get<double>() == Approx(2048.0 / (32 * flash["t_total"].get<double>())));
 }
 
 TEST_CASE("demo 3: Llama-3.1-8B decode at S = 4096") {

@@ -64,7 +64,7 @@ std::string render_demo(const json& j, Lang l) {
     out += "\n" + j["source"].get<std::string>() + "\n";
   }
   if (demo != 4) out += "\n" + T(Text::RooflineNote, l) + "\n";
-  return out + render_observations(T(Text::Observations, l), strings(j["observations"]));
+  return out + render_observations(T(Text::Observations, l), observation_texts(j["observations"]));
 }
 
 // --emit: the graph after one pipeline stage, or the fused kernels.

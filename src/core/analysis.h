@@ -53,6 +53,10 @@ void validate(const AnalysisConfig& cfg);
 //          t_total, overhead_share, speedup, tokens_per_s, kernel_list: [...]}], memory, slowest
 //          (demo 2), observations}
 // demo 4: {demo, title, source, columns, rows: [{setting, inference, training}], observations}
+// observations: [{id, text}]: the id names the claim (stable), the text says it with the numbers.
 nlohmann::json analyze(const AnalysisConfig& cfg);
+
+// The texts of a demo's "observations": [{id, text}, ...], in order.
+std::vector<std::string> observation_texts(const nlohmann::json& observations);
 
 }  // namespace fl

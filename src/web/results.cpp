@@ -1,4 +1,5 @@
 #include "web/results.h"
+#include "core/analysis.h"
 
 namespace fl::web {
 
@@ -97,7 +98,7 @@ KernelsResult ParseKernels(json j) {
   r.title = j.at("title").get<std::string>();
   r.summary = j.at("summary").get<std::string>();
   r.kernels = parse_kernels(j.at("kernels"));
-  r.observations = strings(j.at("observations"));
+  r.observations = observation_texts(j.at("observations"));
   if (j.contains("stages")) {
     const double elem = dtype_bytes(j.at("config").value("dtype", std::string("bf16")));
     for (const json& st : j["stages"]) r.stages.push_back(parse_stage(st, elem));
@@ -125,7 +126,7 @@ PhaseResult ParsePhase(json j) {
     r.partitions.push_back(std::move(row));
   }
   if (j.contains("slowest")) r.slowest = parse_kernels(j["slowest"]);
-  r.observations = strings(j.at("observations"));
+  r.observations = observation_texts(j.at("observations"));
   const json& hw = j.at("config").at("hw");
   r.hw.matmul_flops = hw.at("matmul_flops").get<double>();
   r.hw.other_flops = hw.at("other_flops").get<double>();
@@ -144,7 +145,7 @@ AblationResult ParseAblation(json j) {
   for (const json& row : j.at("rows"))
     r.rows.push_back({row.at("setting").get<std::string>(), row.at("inference").get<double>(),
                       row.at("training").get<double>()});
-  r.observations = strings(j.at("observations"));
+  r.observations = observation_texts(j.at("observations"));
   if (j.contains("ours")) {
     const json& o = j["ours"];
     r.ours_title = o.value("title", std::string{});

@@ -115,10 +115,10 @@ json kernel_json(const Partition& p, size_t i, const Hardware& hw, Lang lang, bo
   return j;
 }
 
-json partitions_json(const std::vector<Partition>& ps, const AnalysisConfig& c) {
+json partitions_json(const std::vector<Partition>& ps, const AnalysisConfig& c, int64_t tokens_per_step) {
   json out = json::array();
   double eager = ps.front().cost.t_total;
-  // Tokens produced per step: the whole batch; one layer stands for all of them.
+  // One layer stands for all of the model's layers.
   double steps_per_s = 1.0 / (c.whole_model ? 1.0 : static_cast<double>(c.layers));
   for (const Partition& p : ps) {
     json list = json::array();
@@ -133,7 +133,7 @@ json partitions_json(const std::vector<Partition>& ps, const AnalysisConfig& c) 
                    {"t_total", p.cost.t_total},
                    {"overhead_share", p.cost.overhead / p.cost.t_total},
                    {"speedup", eager / p.cost.t_total},
-                   {"tokens_per_s", static_cast<double>(c.batch) * steps_per_s / p.cost.t_total},
+                   {"tokens_per_s", static_cast<double>(tokens_per_step) * steps_per_s / p.cost.t_total},
                    {"kernel_list", list}});
   }
   return out;

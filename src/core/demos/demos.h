@@ -25,7 +25,8 @@ std::string workload_name(const AnalysisConfig& c, Lang lang);  // "one Llama-3.
 std::string precision_name(const AnalysisConfig& c);            // "BF16", "BF16, FP8 weights"
 json config_json(const AnalysisConfig& c);
 json kernel_json(const Partition& p, size_t i, const Hardware& hw, Lang lang, bool detail);
-json partitions_json(const std::vector<Partition>& ps, const AnalysisConfig& c);
+// `tokens_per_step`: the tokens one pass of the model processes (prefill: T x batch; decode: batch).
+json partitions_json(const std::vector<Partition>& ps, const AnalysisConfig& c, int64_t tokens_per_step);
 // Weights and KV cache of the whole model for a cache of `S` tokens, against the GPU's memory.
 json memory_json(const AnalysisConfig& c, int64_t S);
 // The four partitions of the configuration's prefill (T tokens) or decode (S cached).

@@ -1,5 +1,6 @@
 // Demo 1: the kernel list of one fused, FlashAttention partition.
 #include "core/demos/demos.h"
+#include "core/demos/observations.h"
 #include "core/explain/pass_diff.h"
 #include "core/explain/pseudo_kernel.h"
 #include "core/pipeline.h"
@@ -105,15 +106,15 @@ json kernels_demo(const AnalysisConfig& c) {
   int views = 0;
   for (const Node& n : fused.graph.nodes()) views += op_kind(n.op) == OpKind::View;
 
-  json obs = json::array();
+  std::vector<Observation> obs;
   if (norm >= 0) {
     const Kernel& nk = fused.kernels[static_cast<size_t>(norm)];
-    obs.push_back(tr(Text::Demo1Obs1, L, {std::to_string(norm), std::string(kernel_kind_name(nk.kind)), nk.label,
-                                          fb(nk.reads), fb(nk.writes)}));
+    obs.push_back({"kernels_rmsnorm_one_kernel", tr(Text::Demo1Obs1, L, {std::to_string(norm), std::string(kernel_kind_name(nk.kind)), nk.label,
+                                          fb(nk.reads), fb(nk.writes)})});
   }
-  obs.push_back(tr(Text::Demo1Obs2, L, {std::to_string(q), std::to_string(k), q >= 0 ? fused.kernels[static_cast<size_t>(q)].label : "-",
-                                        kernel_ref(fused, o), kernel_ref(fused, down), kernel_ref(fused, gate), kernel_ref(fused, up)}));
-  obs.push_back(tr(Text::Demo1Obs3, L, {std::to_string(attn), std::to_string(views)}));
+  obs.push_back({"kernels_matmul_epilogues", tr(Text::Demo1Obs2, L, {std::to_string(q), std::to_string(k), q >= 0 ? fused.kernels[static_cast<size_t>(q)].label : "-",
+                                        kernel_ref(fused, o), kernel_ref(fused, down), kernel_ref(fused, gate), kernel_ref(fused, up)})});
+  obs.push_back({"kernels_attention_and_views", tr(Text::Demo1Obs3, L, {std::to_string(attn), std::to_string(views)})});
 
   return {{"demo", 1},
           {"title", tr(Text::Demo1Title, L, {std::to_string(c.model.d), std::to_string(c.tokens)})},
@@ -124,7 +125,7 @@ json kernels_demo(const AnalysisConfig& c) {
           {"fused", {{"kernels", fused.cost.kernels}, {"bytes", fused.cost.bytes}}},
           {"summary", tr(Text::Demo1Summary, L, {std::to_string(unfused.cost.kernels), fb(unfused.cost.bytes),
                                                  std::to_string(fused.cost.kernels), fb(fused.cost.bytes)})},
-          {"observations", obs}};
+          {"observations", observations_json(obs)}};
 }
 
 }  // namespace fl::demos

@@ -1,0 +1,162 @@
+#include "core/demos/observations.h"
+
+#include <algorithm>
+
+#include "core/demos/demos.h"
+#include "core/fusion.h"
+#include "core/units.h"
+
+namespace fl::demos {
+
+namespace {
+
+double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
+double share(int64_t part, int64_t whole) { return share(static_cast<double>(part), static_cast<double>(whole)); }
+
+std::string num(int64_t n) { return std::to_string(n); }
+
+// Bytes that fusion removes outside attention: the FlashAttention graph run
+// unfused against fused, so that attention's scores are in neither.
+int64_t fusion_saving_outside_attention(const Partition& flash, const AnalysisConfig& c) {
+  FuseOptions unfused;
+  unfused.enable = false;
+  return graph_cost(fuse(flash.graph, unfused, c.binding()), c.hw).bytes - flash.cost.bytes;
+}
+
+Observation prefill_decomposed(const AnalysisConfig& c, const Partition& eager, const Partition& dec) {
+  const std::vector<std::string> args{fmt_time(dec.cost.t_total), fmt_time(eager.cost.t_total), fb(eager.cost.bytes),
+                                      fb(dec.cost.bytes)};
+  if (dec.cost.t_total > eager.cost.t_total) return {"prefill_decomposed_slower", tr(Text::ObsPrefillSlower, c.lang, args)};
+  return {"prefill_decomposed_not_slower", tr(Text::ObsPrefillNotSlower, c.lang, args)};
+}
+
+// What fusion saves, and what it leaves: attention's score matrix.
+Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition>& ps) {
+  const Partition &dec = ps[1], &fused = ps[2], &flash = ps[3];
+  const int64_t T = c.tokens, saved = dec.cost.bytes - fused.cost.bytes;
+  if (share(saved, dec.cost.bytes) < Claim::kSmall) {
+    const int64_t weights = parameter_bytes(ps[0].graph);
+    return {"prefill_fusion_barely_cuts_traffic",
+            tr(Text::ObsPrefillFusionBarely, c.lang,
+               {fb(dec.cost.bytes), fb(fused.cost.bytes), fmt_percent(share(weights, fused.cost.bytes))})};
+  }
+  const int64_t score_bytes = c.batch * c.model.H * T * T * dtype_bytes(c.act);
+  const double outside = share(fusion_saving_outside_attention(flash, c), saved);
+  const bool pointwise = outside >= Claim::kMost;
+  const std::vector<std::string> args{fb(dec.cost.bytes), fb(fused.cost.bytes), num(c.batch * c.model.H), num(T),
+                                      fb(score_bytes), fmt_percent(pointwise ? outside : 1 - outside)};
+  if (pointwise) return {"prefill_fusion_saves_pointwise", tr(Text::ObsPrefillFusionPointwise, c.lang, args)};
+  return {"prefill_fusion_saves_scores", tr(Text::ObsPrefillFusionScores, c.lang, args)};
+}
+
+// What is left with FlashAttention: the matmuls, or the rest.
+Observation prefill_flash(const AnalysisConfig& c, const Partition& flash) {
+  double matmul_t = 0;
+  for (const Kernel& k : flash.kernels)
+    if (k.kind == KernelKind::MatMul || k.kind == KernelKind::Attention) matmul_t += kernel_time(k, c.hw);
+  const double matmul_share = share(matmul_t, flash.cost.t);
+  const std::vector<std::string> args{fb(flash.cost.bytes), fmt_percent(matmul_share)};
+  if (matmul_share >= Claim::kMost) return {"prefill_flash_leaves_matmuls", tr(Text::ObsPrefillFlashMatmuls, c.lang, args)};
+  return {"prefill_flash_leaves_other_kernels", tr(Text::ObsPrefillFlashOther, c.lang, args)};
+}
+
+// Where prefill's matmuls sit against the ridge point, and what the fixed cost is.
+Observation prefill_bound(const AnalysisConfig& c, const Partition& flash) {
+  int matmuls = 0, compute_bound = 0;
+  for (const Kernel& k : flash.kernels) {
+    if (k.kind != KernelKind::MatMul) continue;
+    ++matmuls;
+    compute_bound += compute_time(k, c.hw) > memory_time(k, c.hw);
+  }
+  const double overhead = share(flash.cost.overhead, flash.cost.t_total);
+  const std::vector<std::string> args{num(c.tokens), num(matmuls), num(compute_bound), fmt_percent(overhead)};
+  if (compute_bound == 0) return {"prefill_matmuls_memory_bound", tr(Text::ObsPrefillMemoryBound, c.lang, args)};
+  if (compute_bound < matmuls) return {"prefill_matmuls_partly_compute_bound", tr(Text::ObsPrefillPartlyBound, c.lang, args)};
+  if (overhead >= Claim::kSmall)
+    return {"prefill_compute_bound_overhead_matters", tr(Text::ObsPrefillBoundOverhead, c.lang, args)};
+  return {"prefill_compute_bound", tr(Text::ObsPrefillComputeBound, c.lang, args)};
+}
+
+// What decode moves: weights, KV cache, or neither.
+Observation decode_traffic(const AnalysisConfig& c, const Partition& flash, int64_t weights, int64_t kv) {
+  const Lang L = c.lang;
+  const std::string weights_text = tr(c.whole_model ? Text::WeightsWholeModel : Text::WeightsPerLayer, L, {fb(weights)});
+  const int64_t bytes = flash.cost.bytes;
+  const bool weights_most = weights >= kv;
+  std::vector<std::string> args{weights_text, fb(kv), num(c.kv_len), fmt_percent(share(weights + kv, bytes)), fb(bytes),
+                                fmt_percent(share(weights_most ? weights : kv, bytes)), num(c.batch)};
+  if (share(weights + kv, bytes) < Claim::kAlmostAll)
+    return {"decode_traffic_activations", tr(Text::ObsDecodeTrafficActivations, L, args)};
+  if (weights_most) return {"decode_traffic_weights", tr(Text::ObsDecodeTrafficWeights, L, args)};
+  return {"decode_traffic_kv_cache", tr(Text::ObsDecodeTrafficKv, L, args)};
+}
+
+// How far the four partitions differ in bytes and roofline time.
+Observation decode_spread(const AnalysisConfig& c, const std::vector<Partition>& ps) {
+  auto [t_lo, t_hi] = std::minmax({ps[0].cost.t, ps[1].cost.t, ps[2].cost.t, ps[3].cost.t});
+  auto [b_lo, b_hi] = std::minmax({ps[0].cost.bytes, ps[1].cost.bytes, ps[2].cost.bytes, ps[3].cost.bytes});
+  if (share(b_hi - b_lo, b_hi) < Claim::kAlike && share(t_hi - t_lo, t_hi) < Claim::kAlike)
+    return {"decode_partitions_alike", tr(Text::ObsDecodeAlike, c.lang, {fb(b_hi), fb(b_lo), fmt_time((t_lo + t_hi) / 2)})};
+  const int64_t heads = c.batch * c.model.H;
+  return {"decode_partitions_differ",
+          tr(Text::ObsDecodeDiffer, c.lang,
+             {fb(b_hi), fb(b_lo), fmt_time(t_hi), fmt_time(t_lo), num(heads), num(c.kv_len),
+              fb(heads * c.kv_len * dtype_bytes(c.act))})};
+}
+
+// Whether the fixed cost per kernel, which fusion cuts, sets decode's latency.
+Observation decode_kernels(const AnalysisConfig& c, const Partition& dec, const Partition& flash) {
+  const double dec_share = share(dec.cost.overhead, dec.cost.t_total);
+  std::vector<std::string> args{num(dec.cost.kernels), num(flash.cost.kernels), fmt_time(dec.cost.overhead),
+                                fmt_percent(share(dec.cost.overhead, dec.cost.t)), fmt_time(flash.cost.overhead),
+                                fmt_percent(share(flash.cost.overhead, flash.cost.t_total)), fmt_percent(dec_share),
+                                fmt_time(dec.cost.t / std::max(1, dec.cost.kernels)), fmt_time(c.hw.launch)};
+  if (dec_share >= Claim::kSetsLatency)
+    return {"decode_kernel_count_sets_latency", tr(Text::ObsDecodeKernelsSetLatency, c.lang, args)};
+  if (dec_share >= Claim::kSmall) return {"decode_kernel_count_matters", tr(Text::ObsDecodeKernelsMatter, c.lang, args)};
+  return {"decode_bytes_set_latency", tr(Text::ObsDecodeBytesSetLatency, c.lang, args)};
+}
+
+// What FlashAttention saves at decode: the scores are B·H × S numbers.
+Observation decode_flash(const AnalysisConfig& c, const Partition& fused, const Partition& flash) {
+  const int64_t heads = c.batch * c.model.H;
+  const double saved = share(fused.cost.t_total - flash.cost.t_total, fused.cost.t_total);
+  const std::vector<std::string> args{fmt_time(flash.cost.t_total), fmt_time(fused.cost.t_total), num(heads), num(c.kv_len),
+                                      fb(heads * c.kv_len * dtype_bytes(c.act)), fmt_percent(saved)};
+  if (saved < Claim::kSmall) return {"decode_flash_saves_little", tr(Text::ObsDecodeFlashLittle, c.lang, args)};
+  return {"decode_flash_saves_much", tr(Text::ObsDecodeFlashMuch, c.lang, args)};
+}
+
+}  // namespace
+
+nlohmann::json observations_json(const std::vector<Observation>& observations) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Observation& o : observations) out.push_back({{"id", o.id}, {"text", o.text}});
+  return out;
+}
+
+Observation memory_observation(const nlohmann::json& memory) {
+  return {memory["fits"].get<bool>() ? "memory_fits" : "memory_too_big", memory["text"].get<std::string>()};
+}
+
+std::vector<Observation> prefill_observations(const AnalysisConfig& c, const std::vector<Partition>& ps) {
+  return {prefill_decomposed(c, ps[0], ps[1]), prefill_traffic(c, ps), prefill_flash(c, ps[3]), prefill_bound(c, ps[3])};
+}
+
+std::vector<Observation> decode_observations(const AnalysisConfig& c, const std::vector<Partition>& ps, int64_t weights,
+                                             int64_t kv) {
+  return {decode_traffic(c, ps[3], weights, kv), decode_spread(c, ps), decode_kernels(c, ps[1], ps[3]),
+          decode_flash(c, ps[2], ps[3])};
+}
+
+}  // namespace fl::demos
+
+namespace fl {
+
+std::vector<std::string> observation_texts(const nlohmann::json& observations) {
+  std::vector<std::string> out;
+  for (const nlohmann::json& o : observations) out.push_back(o.at("text").get<std::string>());
+  return out;
+}
+
+}  // namespace fl

@@ -1,0 +1,102 @@
+// The observations each demo makes are chosen by what the results show: a
+// table of configurations and the claims (ids) expected of each.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "core/analysis.h"
+#include "core/settings.h"
+
+using namespace fl;
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> ids(const std::vector<Setting>& settings) {
+  AnalysisConfig c = config_from_settings(settings);
+  c.lang = Lang::En;
+  const json j = analyze(c);
+  std::vector<std::string> out;
+  for (const json& o : j.at("observations")) {
+    CHECK(!o.at("text").get<std::string>().empty());
+    out.push_back(o.at("id").get<std::string>());
+  }
+  return out;
+}
+
+using Ids = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("decode observations follow what dominates the traffic and the time") {
+  SECTION("the seed's decode: weights dominate, the partitions are alike, the kernel count sets the latency") {
+    CHECK(ids({{"demo", "3"}}) == Ids{"decode_traffic_weights", "decode_partitions_alike", "decode_kernel_count_sets_latency",
+                                       "decode_flash_saves_little", "memory_fits"});
+  }
+  SECTION("batch 64 at S = 131072: the KV cache dominates, the bytes set the latency") {
+    // The scores (537 MB) are little beside 34 GB of KV cache; the decomposed softmax's passes over them are not.
+    const Ids got = ids({{"demo", "3"}, {"batch", "64"}, {"kv_len", "131072"}});
+    CHECK(got == Ids{"decode_traffic_kv_cache", "decode_partitions_differ", "decode_bytes_set_latency",
+                     "decode_flash_saves_little", "memory_too_big"});
+    CHECK(got != ids({{"demo", "3"}}));
+  }
+  SECTION("FP8 weights halve the weights' bytes, which still dominate") {
+    CHECK(ids({{"demo", "3"}, {"weights_dtype", "fp8"}})[0] == "decode_traffic_weights");
+  }
+  SECTION("the whole Llama-3.1-405B on a B200 at batch 8: weights dominate; 810 GB of weights do not fit") {
+    const Ids got = ids({{"demo", "3"}, {"model", "llama-3.1-405b"}, {"layers", "all"}, {"hardware", "b200"}, {"batch", "8"}});
+    CHECK(got[0] == "decode_traffic_weights");
+    CHECK(got[2] == "decode_kernel_count_matters");  // more than 10 % of the time, less than half
+    CHECK(got.back() == "memory_too_big");
+  }
+  SECTION("the whole Llama-3.1-8B model at batch 1: what holds for one layer holds for 32") {
+    const Ids got = ids({{"demo", "3"}, {"layers", "all"}});
+    CHECK(got == Ids{"decode_traffic_weights", "decode_partitions_alike", "decode_kernel_count_sets_latency",
+                     "decode_flash_saves_little", "memory_fits"});
+  }
+}
+
+TEST_CASE("prefill observations follow where the time goes") {
+  SECTION("the seed's prefill at T = 2048") {
+    // The seed says fusion saves mostly pointwise intermediates; its own byte counts put
+    // about 70 % of the saving in the decomposed softmax's passes over the scores.
+    CHECK(ids({{"demo", "2"}}) == Ids{"prefill_decomposed_slower", "prefill_fusion_saves_scores",
+                                       "prefill_flash_leaves_matmuls", "prefill_compute_bound"});
+  }
+  SECTION("T = 1: every matmul is bandwidth-bound, and fusion barely changes the bytes") {
+    const Ids got = ids({{"demo", "2"}, {"tokens", "1"}});
+    CHECK(got[1] == "prefill_fusion_barely_cuts_traffic");
+    CHECK(got[3] == "prefill_matmuls_memory_bound");
+  }
+  SECTION("T = 256: the scores are small; fusion saves mostly pointwise intermediates; matmuls are bandwidth-bound") {
+    const Ids got = ids({{"demo", "2"}, {"tokens", "256"}});
+    CHECK(got[1] == "prefill_fusion_saves_pointwise");
+    CHECK(got[3] == "prefill_matmuls_memory_bound");
+  }
+  SECTION("T = 512: compute-bound, yet the fixed cost is 10 % or more of the total") {
+    CHECK(ids({{"demo", "2"}, {"tokens", "512"}})[3] == "prefill_compute_bound_overhead_matters");
+  }
+  SECTION("the whole Llama-3.1-405B at T = 8192 does not fit one B200") {
+    const Ids got = ids({{"demo", "2"}, {"model", "llama-3.1-405b"}, {"layers", "all"}, {"hardware", "b200"}, {"tokens", "8192"}});
+    CHECK(got.back() == "memory_too_big");
+  }
+}
+
+TEST_CASE("the small layer's kernels and the ablation name their claims") {
+  CHECK(ids({{"demo", "1"}}) == Ids{"kernels_rmsnorm_one_kernel", "kernels_matmul_epilogues", "kernels_attention_and_views"});
+  const Ids ablation = ids({{"demo", "4"}});
+  CHECK(ablation.front() == "ablation_unfused_slower_than_eager");
+  CHECK(ablation.back() == "ablation_ours_same_shape");
+}
+
+TEST_CASE("an observation's id does not depend on the language") {
+  AnalysisConfig zh = AnalysisConfig::for_demo(3), en = zh;
+  en.lang = Lang::En;
+  const json a = analyze(zh)["observations"], b = analyze(en)["observations"];
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i]["id"] == b[i]["id"]);
+    CHECK(a[i]["text"] != b[i]["text"]);
+  }
+}
