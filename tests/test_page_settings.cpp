@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/presets.h"
+#include "core/units.h"
 #include "web/settings.h"
 
 using namespace fl;
@@ -82,4 +83,96 @@ TEST_CASE("JSON numbers reach the core as written, however large", "[page]") {
   } catch (const ConfigError& e) {
     CHECK(e.field == "d");
   }
+}
+
+namespace {
+
+// A valid value for `key` that differs from the preset's (kept valid: heads a
+// multiple of KV heads, an even head size).
+std::string edited_value(const std::string& key, const AnalysisConfig& c) {
+  const LayerCfg& m = c.model;
+  if (key == "d") return std::to_string(m.d + 64);
+  if (key == "heads") return std::to_string(m.H + m.G);
+  if (key == "kv_heads") return std::to_string(m.G == m.H ? 1 : m.G % 2 == 0 ? m.G / 2 : m.H);
+  if (key == "head_dim") return std::to_string(m.dh + 2);
+  if (key == "ffn") return std::to_string(m.f + 256);
+  if (key == "model_layers") return std::to_string(c.layers + 1);
+  if (key == "vocab") return std::to_string(c.vocab + 1);
+  if (key == "tied_embeddings") return c.tied_embeddings ? "0" : "1";
+  if (key == "matmul_tflops") return fmt_number(c.hw.matmul_flops / 1e12 + 100);
+  if (key == "other_tflops") return fmt_number(c.hw.other_flops / 1e12 + 10);
+  if (key == "bandwidth_tbs") return fmt_number(c.hw.bandwidth / 1e12 + 1);
+  if (key == "launch_us") return fmt_number(c.hw.launch * 1e6 + 2);
+  if (key == "graph_launch_us") return fmt_number(c.hw.graph_launch * 1e6 + 1);
+  if (key == "memory_gb") return fmt_number(c.hw.memory / 1e9 + 16);
+  FAIL("no edit for " << key);
+  return "";
+}
+
+// Every value the page's inputs show, but `key`'s.
+Pairs values_but(const AnalysisConfig& c, const std::string& key) {
+  Pairs out = all_values_of(c);
+  std::erase_if(out, [&](const Setting& kv) { return kv.first == key || kv.first == "demo"; });
+  return out;
+}
+
+// Edits `key` of the preset `preset_key` (a "model" or "hardware") through
+// setState's path and checks it against the CLI's configuration of the same
+// values. Returns 1, for the count of cases walked.
+int check_preset_edit(const char* preset_kind, const std::string& preset_key, const std::string& key) {
+  INFO(preset_kind << " " << preset_key << ", edit " << key);
+  Settings s;
+  ApplySettings(s, {{"view", "decode"}, {"lang", "en"}, {preset_kind, preset_key}});
+  const AnalysisConfig before = s.layer_workload.config;
+  const std::string value = edited_value(key, before);
+  ApplySettings(s, {{key, value}});
+  const AnalysisConfig& after = s.layer_workload.config;
+  CHECK(s.layer_workload.Value(key) == value);
+  CHECK(values_but(after, key) == values_but(before, key));  // every other number stands
+
+  AnalysisConfig cli = config_from_settings({{"demo", "3"}, {"lang", "en"}, {preset_kind, preset_key}, {key, value}});
+  CHECK(all_values_of(cli) == all_values_of(MakeAnalysisConfig(s, 3)));
+  CHECK(analyze(cli) == analyze(MakeAnalysisConfig(s, 3)));
+  return 1;
+}
+
+}  // namespace
+
+TEST_CASE("editing one number of a preset keeps every other number of it, as the CLI does", "[page]") {
+  int cases = 0;
+  for (const ModelPreset& m : model_presets())
+    for (const char* key : {"d", "heads", "kv_heads", "head_dim", "ffn", "model_layers", "vocab", "tied_embeddings"})
+      cases += check_preset_edit("model", std::string(m.key), key);
+  for (const HardwarePreset& h : hardware_presets())
+    for (const char* key : {"matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us", "memory_gb"})
+      cases += check_preset_edit("hardware", std::string(h.key), key);
+  CHECK(cases == static_cast<int>(model_presets().size() * 8 + hardware_presets().size() * 6));
+}
+
+TEST_CASE("the issue's reproductions: B200 then 2 µs, 70B then f = 20480 or 32 heads", "[page]") {
+  Settings s;
+  ApplySettings(s, {{"view", "decode"}, {"hardware", "b200"}});
+  ApplySettings(s, {{"launch_us", "2"}});
+  const HardwarePreset* b200 = find_hardware("b200");
+  REQUIRE(b200);
+  CHECK(s.layer_workload.config.hw.bandwidth == b200->hw.bandwidth);
+  CHECK(s.layer_workload.config.hw.matmul_flops == b200->hw.matmul_flops);
+  CHECK(s.layer_workload.config.hw.launch == Approx(2e-6));
+
+  ApplySettings(s, {{"model", "llama-3.1-70b"}});
+  ApplySettings(s, {{"ffn", "20480"}});
+  CHECK(s.layer_workload.config.model.d == 8192);
+  CHECK(s.layer_workload.config.layers == 80);
+  CHECK(s.layer_workload.config.model_key == "custom");
+  ApplySettings(s, {{"model", "llama-3.1-70b"}});
+  ApplySettings(s, {{"heads", "32"}});
+  CHECK(s.layer_workload.config.model.d == 8192);
+  CHECK(s.layer_workload.config.model.f == 28672);
+  CHECK(s.layer_workload.config.model_key == "custom");
+
+  // Choosing "custom" keeps the numbers on screen.
+  ApplySettings(s, {{"model", "llama-3.1-70b"}, {"hardware", "b200"}});
+  ApplySettings(s, {{"model", "custom"}, {"hardware", "custom"}});
+  CHECK(s.layer_workload.config.model.d == 8192);
+  CHECK(s.layer_workload.config.hw.bandwidth == b200->hw.bandwidth);
 }

@@ -13,6 +13,9 @@ namespace fl {
 
 enum class Lang { Zh, En };
 
+// The language as URLs, the CLI and <html lang> spell it.
+constexpr std::string_view lang_key(Lang lang) { return lang == Lang::Zh ? "zh" : "en"; }
+
 enum class Text {
 #define FL_TEXT(id, zh, en) id,
 #include "core/text.inc"

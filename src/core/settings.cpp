@@ -109,7 +109,7 @@ AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int de
 
 std::vector<Setting> all_values_of(const AnalysisConfig& c) {
   return {{"demo", std::to_string(c.demo)},
-                            {"lang", c.lang == Lang::Zh ? "zh" : "en"},
+                            {"lang", std::string(lang_key(c.lang))},
                             {"d", std::to_string(c.model.d)},
                             {"heads", std::to_string(c.model.H)},
                             {"kv_heads", std::to_string(c.model.G)},

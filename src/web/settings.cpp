@@ -60,7 +60,9 @@ std::string url_encode(std::string_view s) {
   return out;
 }
 
+// The numbers of a model preset's layer, and what else a model preset sets.
 constexpr std::string_view kModelKeys[] = {"d", "heads", "kv_heads", "head_dim", "ffn"};
+constexpr std::string_view kModelSizeKeys[] = {"model_layers", "vocab", "tied_embeddings"};
 constexpr std::string_view kHardwareKeys[] = {"matmul_tflops", "other_tflops", "bandwidth_tbs",
                                               "launch_us",     "graph_launch_us", "memory_gb"};
 constexpr std::string_view kPageKeys[] = {"view", "embed", "partition", "kernel"};
@@ -87,15 +89,18 @@ std::string value_of(const Pairs& pairs, std::string_view key) {
 // Links made before the presets had their published names.
 std::string model_alias(const std::string& v) { return v == "llama8b" ? "llama-3.1-8b" : v; }
 
-// `changes` over `base`. Presets first: a model replaces the numbers it sets
-// (and a whole model takes the new model's layer count), a GPU its peaks; a
-// number given without its preset makes the configuration custom.
+// `changes` over `base`. A preset (model, GPU) replaces every number it sets
+// (and a whole model takes the new model's layer count). A number edited by
+// hand overrides the preset's, which stays in the pairs, so that the preset's
+// other numbers stand: the core then names the configuration custom, as
+// `--model llama-3.1-70b --ffn 20480` does on the command line.
 Pairs overlay(const Pairs& base, const Pairs& changes) {
   Pairs out = base;
-  const bool model_given = has_key(changes, "model"), hardware_given = has_key(changes, "hardware");
   for (const auto& [k, v] : changes) {
+    if (v == "custom") continue;  // keeps the numbers
     if (k == "model") {
       for (std::string_view m : kModelKeys) erase_key(out, m);
+      for (std::string_view m : kModelSizeKeys) erase_key(out, m);
       if (has_key(out, "layers") && value_of(out, "layers") != "one") erase_key(out, "layers"), out.emplace_back("layers", "all");
     } else if (k == "hardware") {
       for (std::string_view h : kHardwareKeys) erase_key(out, h);
@@ -103,8 +108,6 @@ Pairs overlay(const Pairs& base, const Pairs& changes) {
   }
   for (const auto& [k, raw] : changes) {
     std::string v = k == "model" ? model_alias(raw) : raw;
-    if (one_of(k, kModelKeys) && !model_given) erase_key(out, "model");
-    if (one_of(k, kHardwareKeys) && !hardware_given) erase_key(out, "hardware");
     if (k == "dtype" && !has_key(changes, "weights_dtype")) erase_key(out, "weights_dtype");  // as --dtype: both
     erase_key(out, k);
     // "custom" names no preset: the numbers that follow (or the current ones) stand.
@@ -208,7 +211,12 @@ AnalysisConfig MakeAnalysisConfig(const Settings& s, int demo) {
 }
 
 void ApplyConfig(Workload& w, const Pairs& pairs, Lang lang) {
-  Pairs merged = overlay(w.pairs, pairs);
+  // "custom" keeps the preset's numbers, written out.
+  AnalysisConfig current = w.config;
+  if (value_of(pairs, "model") == "custom") current.model_key = "custom";
+  if (value_of(pairs, "hardware") == "custom") current.hardware_key = "custom";
+  const bool to_custom = current.model_key != w.config.model_key || current.hardware_key != w.config.hardware_key;
+  Pairs merged = overlay(to_custom ? canonical(current) : w.pairs, pairs);
   try {
     AnalysisConfig c = config_from_settings(merged, w.demo);
     c.lang = lang;
@@ -249,7 +257,7 @@ void ApplySettings(Settings& s, const Pairs& pairs) {
 }
 
 Pairs SettingsPairs(const Settings& s) {
-  Pairs out{{"view", std::string(ViewKey(s.view))}, {"lang", s.lang == Lang::Zh ? "zh" : "en"}};
+  Pairs out{{"view", std::string(ViewKey(s.view))}, {"lang", std::string(lang_key(s.lang))}};
   if (s.embed) out.emplace_back("embed", "1");
   const Workload& w = ActiveWorkload(s);
   out.insert(out.end(), w.pairs.begin(), w.pairs.end());
