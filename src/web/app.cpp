@@ -1,6 +1,7 @@
 #include "web/app.h"
 
 #include <algorithm>
+#include <string>
 
 #include "web/panels.h"
 #include "web/widgets.h"
@@ -33,7 +34,9 @@ void draw_tabs(State& state, AppUi& ui) {
   const bool external = state.settings.view != ui.tab_shown || ui.first_frame;
   for (View v : kViews) {
     ImGuiTabItemFlags flags = external && v == state.settings.view ? ImGuiTabItemFlags_SetSelected : 0;
-    if (!ImGui::BeginTabItem(Tx(ViewTitle(v), state.settings.lang), nullptr, flags)) continue;
+    // The tab's ID is the view's key, not its title: a language switch keeps the tab.
+    const std::string label = std::string(Tx(ViewTitle(v), state.settings.lang)) + "###" + std::string(ViewKey(v));
+    if (!ImGui::BeginTabItem(label.c_str(), nullptr, flags)) continue;
     if (!external) state.settings.view = v;
     ui.tab_shown = v;
     ImGui::EndTabItem();

@@ -113,6 +113,7 @@ void draw_frame(App& app) {
     for (auto& pair : ExplainPairs(app.url_settings)) pairs.push_back(std::move(pair));
     std::string query = FormatQuery(pairs);
     if (query != app.url_query) ReplaceUrlQuery(app.url_query = query);
+    SetDocumentLanguage(std::string(lang_key(app.url_settings.lang)));
   }
 }
 
@@ -174,6 +175,7 @@ int main() {
   auto pairs = SettingsPairs(app.url_settings);
   for (auto& pair : ExplainPairs(app.url_settings)) pairs.push_back(std::move(pair));
   ReplaceUrlQuery(app.url_query = FormatQuery(pairs));
+  SetDocumentLanguage(std::string(lang_key(app.url_settings.lang)));
   BindApi(app.state);
   BindExplain(app.state);
   RunMainLoop(frame, &app);

@@ -23,6 +23,10 @@ EM_JS(void, js_replace_url_query, (const char* query), {
   }
 });
 
+EM_JS(void, js_set_document_language, (const char* lang), {
+  document.documentElement.lang = UTF8ToString(lang);
+});
+
 EM_JS(char*, js_browser_language, (), {
   return allocateUTF8(navigator.language || "");
 });
@@ -94,6 +98,8 @@ namespace fl::web {
 
 std::string UrlQuery() { return take_c_string(js_url_query()); }
 void ReplaceUrlQuery(const std::string& query) { js_replace_url_query(query.c_str()); }
+
+void SetDocumentLanguage(const std::string& lang) { js_set_document_language(lang.c_str()); }
 std::string BrowserLanguage() { return take_c_string(js_browser_language()); }
 
 CanvasSize SyncCanvasSize() {

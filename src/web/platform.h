@@ -16,6 +16,8 @@ namespace fl::web {
 std::string UrlQuery();
 // Replaces the query string (history.replaceState: no new history entry).
 void ReplaceUrlQuery(const std::string& query);
+// Sets <html lang>, so that screen readers and fonts follow the page's language.
+void SetDocumentLanguage(const std::string& lang);
 // The browser's preferred language, e.g. "zh-CN" or "en-US".
 std::string BrowserLanguage();
 

@@ -135,6 +135,21 @@ test("a state in the URL is restored, and edits go back into the URL", async () 
   assert.deepEqual(errors, []);
 });
 
+test("switching the language keeps the view and the settings; <html lang> follows", async () => {
+  for (const view of ["decode", "ablation", "roofline", "passes"]) {
+    const { page, errors } = await open(`view=${view}&lang=zh&kv_len=8192&hardware=b200`);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "zh");
+    const before = await page.evaluate(() => fusionlab.getState());
+    await page.evaluate(() => fusionlab.setState({ lang: "en" }));
+    await afterFrames(page, 3);
+    const after = await page.evaluate(() => fusionlab.getState());
+    assert.deepEqual(after, { ...before, lang: "en" }, view);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "en", view);
+    await page.close();
+    assert.deepEqual(errors, []);
+  }
+});
+
 test("invalid URL values are ignored, the page still starts", async () => {
   const { page, errors } = await open("view=prefill&tokens=abc&heads=7&launch_us=-1&bogus=1");
   const state = await page.evaluate(() => fusionlab.getState());
