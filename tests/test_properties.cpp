@@ -106,7 +106,6 @@ void check_partitions(const std::vector<Partition>& ps, const Hardware& hw, cons
 
 TEST_CASE("properties hold on a few hundred random configurations") {
   std::mt19937 rng(20240606);
-  int tried = 0;
   for (int i = 0; i < kConfigs; ++i) {
     const Config c = random_config(rng);
     INFO("config " << i << ": " << describe(c));
@@ -124,8 +123,6 @@ TEST_CASE("properties hold on a few hundred random configurations") {
       INFO("decode " << partition_key(p.id) << ": " << p.cost.bytes << " bytes, weights + KV cache " << floor);
       CHECK(p.cost.bytes >= floor);
     }
-    ++tried;
   }
-  WARN("properties held on " << tried << " random configurations (prefill and decode, four partitions each)");
-  CHECK(tried == kConfigs);
+  WARN("properties checked on " << kConfigs << " random configurations (prefill and decode, four partitions each)");
 }

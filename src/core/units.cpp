@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace fl {
 
@@ -43,6 +44,15 @@ std::string fmt_percent(double f) { return fmt_fixed(std::round(f * 100), 0) + "
 std::string fmt_number(double x) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.10g", x);  // 10 digits: reads back as the value a person typed
+  return buf;
+}
+
+std::string fmt_exact(double x) {
+  char buf[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
   return buf;
 }
 

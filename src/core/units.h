@@ -12,5 +12,6 @@ std::string fmt_ratio(double x);           // "1.79×"
 std::string fmt_percent(double fraction);  // "26%"
 std::string fmt_fixed(double x, int decimals);
 std::string fmt_number(double x);         // as typed: "0.01", "1000", "3.35", "1e+12"
+std::string fmt_exact(double x);          // the shortest text that reads back as x: CSV, JSON pairs
 
 }  // namespace fl

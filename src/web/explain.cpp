@@ -16,6 +16,7 @@ using nlohmann::json;
 
 State* g_state = nullptr;
 std::map<std::string, std::vector<float>> g_widgets;
+std::map<std::string, double> g_shown;
 // The last frames' times, for their median.
 struct TimeRing {
   std::vector<double> ms;
@@ -71,9 +72,11 @@ json explain_json() {
   const ExplainState& e = Explain();
   json widgets = json::object();
   for (const auto& [name, r] : g_widgets) widgets[name] = r;
+  json shown = json::object();
+  for (const auto& [name, v] : g_shown) shown[name] = v;
   json j = {{"stage", kStageKeys[e.stage]}, {"node", e.node},       {"graphs", e.graphs},
             {"mega", e.megakernel},         {"arrows", e.arrows},   {"zoom", e.zoom},
-            {"widgets", widgets}};
+            {"widgets", widgets},           {"shown", shown}};
   j["frame_cpu_ms"] = g_frame_times.median();
   j["ui_ms"] = g_ui_times.median();
   if (g_state) j["recompute_ms"] = g_state->recompute_ms;
@@ -150,6 +153,8 @@ void RecordWidget(const std::string& name) {
 }
 
 void RecordRect(const std::string& name, ImVec2 min, ImVec2 size) { g_widgets[name] = {min.x, min.y, size.x, size.y}; }
+
+void RecordShown(const std::string& name, double value) { g_shown[name] = value; }
 
 namespace {
 ChartRenderer* g_renderer = nullptr;

@@ -36,9 +36,9 @@ BarChart ratio_chart(const AblationResult& r, bool training, float label_w, Lang
 std::string ablation_csv(const AblationResult& r) {
   std::string out = CsvRow({"table", "setting", "column_1", "column_2"});
   for (const AblationRow& row : r.rows)
-    out += CsvRow({"paper", row.setting, std::to_string(row.inference), std::to_string(row.training)});
+    out += CsvRow({"paper", row.setting, fmt_exact(row.inference), fmt_exact(row.training)});
   for (const OurAblationRow& row : r.ours)
-    out += CsvRow({"ours", row.setting, std::to_string(row.prefill), std::to_string(row.decode)});
+    out += CsvRow({"ours", row.setting, fmt_exact(row.prefill), fmt_exact(row.decode)});
   return out;
 }
 

@@ -84,9 +84,8 @@ std::string partitions_csv(const PhaseResult& r) {
                             "t_total_s", "speedup_vs_eager", "tokens_per_s"});
   for (size_t i = 0; i < r.partitions.size(); ++i) {
     const PartitionRow& p = r.partitions[i];
-    out += CsvRow({std::to_string(i + 1), p.name, std::to_string(p.kernels), fmt_fixed(p.bytes, 0),
-                   fmt_fixed(p.flops, 0), std::to_string(p.t), std::to_string(p.overhead), std::to_string(p.t_total),
-                   std::to_string(p.speedup), std::to_string(p.tokens_per_s)});
+    out += CsvRow({std::to_string(i + 1), p.name, std::to_string(p.kernels), fmt_fixed(p.bytes, 0), fmt_fixed(p.flops, 0),
+                   fmt_exact(p.t), fmt_exact(p.overhead), fmt_exact(p.t_total), fmt_exact(p.speedup), fmt_exact(p.tokens_per_s)});
   }
   return out;
 }
@@ -123,6 +122,8 @@ void draw_kernel_chart(const PartitionRow& p, const KernelChartCache& cache, int
                        Lang lang) {
   ImGui::TextUnformatted(tr(Text::UiChartKernels, lang, {std::to_string(number)}).c_str());
   BarChartInput in = DrawBarChart("kernel_chart", cache.chart, ImVec2(width, height));
+  RecordWidget("kernel_chart");
+  RecordShown("kernel_chart_hovered", in.hovered);
   if (in.hovered >= 0) KernelTooltip(p.kernel_list[static_cast<size_t>(in.hovered)], overhead_per_kernel(p), lang);
 }
 

@@ -34,9 +34,8 @@ std::string PartitionCsv(const PartitionRow& p) {
   std::string out = CsvRow({"index", "kind", "label", "reads_bytes", "writes_bytes", "flops", "t_seconds", "intensity", "attained_flops_per_s"});
   for (const KernelRow& k : p.kernel_list) {
     const double bytes = k.reads + k.writes;
-    out += CsvRow({std::to_string(k.index), k.kind, k.label, std::to_string(k.reads), std::to_string(k.writes),
-                   std::to_string(k.flops), std::to_string(k.t), std::to_string(bytes > 0 ? k.flops / bytes : 0),
-                   std::to_string(k.t > 0 ? k.flops / k.t : 0)});
+    out += CsvRow({std::to_string(k.index), k.kind, k.label, fmt_exact(k.reads), fmt_exact(k.writes), fmt_exact(k.flops),
+                   fmt_exact(k.t), fmt_exact(bytes > 0 ? k.flops / bytes : 0), fmt_exact(k.t > 0 ? k.flops / k.t : 0)});
   }
   return out;
 }

@@ -45,9 +45,13 @@ void DrawTimelinePanel(State& state) {
   const double total = total_time(p, overhead, e.megakernel);
   double compute = 0;
   for (const KernelRow& k : p.kernel_list) compute += k.t;
-  ImGui::TextUnformatted(tr(Text::UiTimelineTotal, lang, {fmt_time(total), fmt_time(compute), fmt_time(total - compute),
-                                                         std::to_string(p.kernel_list.size())}).c_str());
+  // What is launched: every kernel, every kernel from one graph, or one megakernel.
+  const Text total_text = e.megakernel ? Text::UiTimelineTotalMega : e.graphs ? Text::UiTimelineTotalGraphs : Text::UiTimelineTotal;
+  ImGui::TextUnformatted(tr(total_text, lang, {fmt_time(total), fmt_time(compute), fmt_time(total - compute),
+                                               std::to_string(p.kernel_list.size()), fmt_time(overhead)}).c_str());
   RecordWidget("total");
+  RecordShown("timeline_total_s", total);
+  RecordShown("timeline_launches", e.megakernel ? 1 : static_cast<double>(p.kernel_list.size()));
   TextMuted(tr(Text::UiTimelineModes, lang, {fmt_time(total_time(p, hw.launch, false)), fmt_time(total_time(p, hw.graph_launch, false)),
                                             fmt_time(total_time(p, e.graphs ? hw.graph_launch : hw.launch, true))}));
   DrawExportRow("timeline_export", [&] { return PartitionCsv(p); }, "timeline", ph.raw, "fusionlab-timeline", lang);

@@ -8,20 +8,11 @@
 #include <stdexcept>
 
 #include "core/presets.h"
+#include "core/units.h"
 
 namespace fl::web {
 
 namespace {
-
-// The shortest decimal that reads back as the same double.
-std::string format_real(double v) {
-  char buf[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
 
 int from_hex(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -299,7 +290,7 @@ Pairs JsonPairs(const nlohmann::json& obj) {
     // Unsigned first: a value of 2^63 or more would wrap as an int64_t.
     else if (value.is_number_unsigned()) out.emplace_back(key, std::to_string(value.get<uint64_t>()));
     else if (value.is_number_integer()) out.emplace_back(key, std::to_string(value.get<int64_t>()));
-    else if (value.is_number()) out.emplace_back(key, format_real(value.get<double>()));
+    else if (value.is_number()) out.emplace_back(key, fmt_exact(value.get<double>()));
     else out.emplace_back(key, value.dump());  // the core names the key and shows the value
   }
   return out;

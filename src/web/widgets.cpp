@@ -27,6 +27,21 @@ void swatch(ImU32 color) {
   ImGui::SameLine(0, h * 0.3f);
 }
 
+// The bar chart's overhead: the lighter shade of each kind's colour, side by side.
+void tint_swatch(const std::vector<std::string>& kinds) {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float side = h * 0.7f, pad = (h - side) / 2;
+  const size_t n = std::max<size_t>(1, kinds.size());
+  const float strip = side * 1.6f / static_cast<float>(n);
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const float x = p.x + strip * static_cast<float>(i);
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(x, p.y + pad), ImVec2(x + strip, p.y + pad + side), Lighter(KindColor(kinds[i])));
+  }
+  ImGui::Dummy(ImVec2(side * 1.6f, h));
+  ImGui::SameLine(0, h * 0.3f);
+}
+
 }  // namespace
 
 void TextMuted(const std::string& text) {
@@ -77,7 +92,7 @@ void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKe
     ImGui::SameLine(0, ImGui::GetTextLineHeight());
   }
   if (overhead == OverheadKey::LightShade) {
-    swatch(Lighter(kAccent));
+    tint_swatch(kinds);
     ImGui::TextUnformatted(Tx(Text::UiLegendOverhead, lang));
   } else if (overhead == OverheadKey::Grey) {
     swatch(kOverheadGrey);

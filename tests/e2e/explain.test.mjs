@@ -118,21 +118,34 @@ test("roofline: the arrows toggle draws each op's way into its fused kernel", as
 
 test("timeline: CUDA Graphs and megakernel shrink the total", async () => {
   const { page, errors } = await open("view=timeline&lang=en&partition=2");
-  assert.equal((await explain(page)).graphs, false);
+  let e = await explain(page);
+  assert.equal(e.graphs, false);
+  const launched = e.shown;
   await shot(page, "timeline-launch");
   await click(page, "graphs");
-  assert.equal((await explain(page)).graphs, true);
+  e = await explain(page);
+  assert.equal(e.graphs, true);
   assert.match(await page.evaluate(() => location.search), /graphs=1/);
+  const graphs = e.shown;
   await shot(page, "timeline-graphs");
   await page.evaluate(() => window.fusionlab.setExplain({ mega: true }));
   await afterFrames(page, 3);
-  assert.equal((await explain(page)).mega, true);
+  e = await explain(page);
+  assert.equal(e.mega, true);
+  const mega = e.shown;
   await shot(page, "timeline-mega");
+  // Each mode shrinks the total the view prints; a megakernel is one launch.
+  assert.ok(graphs.timeline_total_s < launched.timeline_total_s, JSON.stringify({ launched, graphs }));
+  assert.ok(mega.timeline_total_s < graphs.timeline_total_s, JSON.stringify({ graphs, mega }));
+  assert.equal(graphs.timeline_launches, launched.timeline_launches);
+  assert.ok(launched.timeline_launches > 1);
+  assert.equal(mega.timeline_launches, 1);
   // The same switches through the URL.
   const again = await open("view=timeline&lang=en&graphs=1&mega=1");
-  const e = await explain(again.page);
-  assert.equal(e.graphs, true);
-  assert.equal(e.mega, true);
+  const u = await explain(again.page);
+  assert.equal(u.graphs, true);
+  assert.equal(u.mega, true);
+  assert.equal(u.shown.timeline_total_s, mega.timeline_total_s);
   await again.page.close();
   assert.deepEqual(errors, []);
   await page.close();
@@ -181,6 +194,13 @@ test("every chart exports as PNG and the partition table as CSV", async () => {
   assert.match(rows[0], /^index,partition,kernels,bytes,flops/);
   const analysis = await p.evaluate(() => window.fusionlab.analyze({ demo: 2 }));
   assert.equal(Number(rows[3].split(",")[2]), analysis.partitions[2].kernels);
+  // Times and rates read back exactly (the last five columns: names may hold quoted commas).
+  rows.slice(1).forEach((row, i) => {
+    const [t, overhead, total, speedup, tokens] = row.split(",").slice(-5).map(Number);
+    const want = analysis.partitions[i];
+    assert.deepEqual([t, overhead, total, speedup, tokens],
+                     [want.t, want.overhead, want.t_total, want.speedup, want.tokens_per_s], row);
+  });
   await exportPng(p, "phase_export", "phase.figure", "fusionlab-prefill.png");
   for (const [view, prefix, figure] of [["ablation", "ablation_export", "ablation.figure"],
                                         ["roofline", "roofline_export", "roofline.figure"],
