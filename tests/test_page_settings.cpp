@@ -58,6 +58,19 @@ TEST_CASE("the page's state survives its URL", "[page]") {
   CHECK(restored.layer_workload.Value("kv_len") == "32768");
 }
 
+TEST_CASE("links name the partition by its id; older links' 0-based numbers still read", "[page]") {
+  Settings s;
+  ApplySettings(s, {{"view", "prefill"}, {"partition", "fused"}});
+  CHECK(s.partition == 2);
+  CHECK(FormatQuery(SettingsPairs(s)).find("partition=fused&") != std::string::npos);
+  ApplySettings(s, {{"partition", "3"}});
+  CHECK(s.partition == 3);
+  CHECK(FormatQuery(SettingsPairs(s)).find("partition=fused_flash") != std::string::npos);
+  CHECK_THROWS_AS(ApplySettings(s, {{"partition", "4"}}), ConfigError);
+  CHECK_THROWS_AS(ApplySettings(s, {{"partition", "flash"}}), ConfigError);
+  CHECK(s.partition == 3);
+}
+
 TEST_CASE("the ablation view's URL carries the layer's configuration, which our ablation uses", "[page]") {
   Settings s;
   ApplySettings(s, {{"view", "ablation"}, {"launch_us", "0"}, {"model", "llama-3.1-70b"}});

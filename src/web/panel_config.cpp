@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/presets.h"
+#include "web/explain.h"
 #include "web/panels.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -47,13 +48,32 @@ void labelled(const char* label, const char* key, const InputError& error, F&& i
 }
 
 // A number as text: what the user typed is sent as it is, the core parses it.
-void number_input(State& state, const Workload& w, const char* label, const char* key, const InputError& error) {
+// `unused`: why the number has no effect in this view (the input is then disabled).
+void number_input(State& state, const Workload& w, const char* label, const char* key, const InputError& error,
+                  const char* unused = nullptr) {
+  ImGui::BeginDisabled(unused != nullptr);
   labelled(label, key, error, [&] {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%s", w.Value(key).c_str());
-    if (ImGui::InputText((std::string("##") + key).c_str(), buf, sizeof buf, ImGuiInputTextFlags_CharsScientific))
-      EditConfig(state, {{key, buf}});
+    const bool edited = ImGui::InputText((std::string("##") + key).c_str(), buf, sizeof buf, ImGuiInputTextFlags_CharsScientific);
+    RecordWidget(std::string("input.") + key);
+    if (edited) EditConfig(state, {{key, buf}});
   });
+  ImGui::EndDisabled();
+  if (unused) TextMuted(unused);
+}
+
+// Whether the view shows decode (S matters, T does not), prefill (the
+// reverse), or both (the ablation, demo 1's small layer).
+enum class Phases { Prefill, Decode, Both };
+Phases shown_phases(const Settings& s) {
+  switch (s.view) {
+    case View::Prefill: return Phases::Prefill;
+    case View::Decode: return Phases::Decode;
+    case View::Roofline:
+    case View::Timeline: return ExplainDecode(s) ? Phases::Decode : Phases::Prefill;
+    default: return Phases::Both;
+  }
 }
 
 void dtype_input(State& state, const Workload& w, const char* label, const char* key, const InputError& error) {
@@ -103,8 +123,12 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
   number_input(state, w, Tx(Text::UiKvHeads, lang), "kv_heads", error);
   number_input(state, w, Tx(Text::UiHeadDim, lang), "head_dim", error);
   number_input(state, w, Tx(Text::UiFfn, lang), "ffn", error);
-  number_input(state, w, Tx(Text::UiTokens, lang), "tokens", error);
-  if (ViewDemo(state.settings.view) != 1) number_input(state, w, Tx(Text::UiKvLen, lang), "kv_len", error);
+  const Phases phases = shown_phases(state.settings);
+  number_input(state, w, Tx(Text::UiTokens, lang), "tokens", error,
+               phases == Phases::Decode ? Tx(Text::UiUnusedInDecode, lang) : nullptr);
+  if (ViewDemo(state.settings.view) != 1)
+    number_input(state, w, Tx(Text::UiKvLen, lang), "kv_len", error,
+                 phases == Phases::Prefill ? Tx(Text::UiUnusedInPrefill, lang) : nullptr);
   number_input(state, w, Tx(Text::UiBatch, lang), "batch", error);
   dtype_input(state, w, Tx(Text::UiActDtype, lang), "dtype", error);
   dtype_input(state, w, Tx(Text::UiWeightsDtype, lang), "weights_dtype", error);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/partitions.h"
 #include "core/presets.h"
 #include "core/units.h"
 
@@ -144,6 +145,18 @@ int page_int(const std::string& key, const std::string& value, int lo, int hi) {
   return static_cast<int>(*v);
 }
 
+// A partition by its id (what links carry: "fused_flash"), or by the 0-based
+// index that links carried before (partition=3 is FlashAttention's).
+int partition_of(const std::string& key, const std::string& value) {
+  std::string ids;
+  for (PartitionId id : kAllPartitions) {
+    if (value == partition_key(id)) return static_cast<int>(id);
+    ids += (ids.empty() ? "" : ", ") + std::string(partition_key(id));
+  }
+  if (!parse_int(value)) throw ConfigError(key, Text::ErrUnknownChoice, {key, value, ids});
+  return page_int(key, value, 0, static_cast<int>(std::size(kAllPartitions)) - 1);
+}
+
 View view_of(const std::string& key, const std::string& value) {
   std::string names;
   for (View v : kViews) {
@@ -236,7 +249,7 @@ void ApplySettings(Settings& s, const Pairs& pairs) {
         throw ConfigError(key, Text::ErrUnknownChoice, {key, value, "0, 1"});
       next.embed = value == "1" || value == "true";
     } else if (key == "partition") {
-      next.partition = page_int(key, value, 0, 1000000);
+      next.partition = partition_of(key, value);
     } else if (key == "kernel") {
       next.kernel = page_int(key, value, -1, 1000000);
     } else {
@@ -252,7 +265,8 @@ Pairs SettingsPairs(const Settings& s) {
   if (s.embed) out.emplace_back("embed", "1");
   const Workload& w = ActiveWorkload(s);
   out.insert(out.end(), w.pairs.begin(), w.pairs.end());
-  if (ViewDemo(s.view) == 2 || ViewDemo(s.view) == 3) out.emplace_back("partition", std::to_string(s.partition));
+  if (ViewDemo(s.view) == 2 || ViewDemo(s.view) == 3)
+    out.emplace_back("partition", std::string(partition_key(kAllPartitions[static_cast<size_t>(s.partition)])));
   if ((ViewDemo(s.view) == 1 || s.view == View::Roofline || s.view == View::Timeline) && s.kernel >= 0)
     out.emplace_back("kernel", std::to_string(s.kernel));
   return out;

@@ -123,13 +123,13 @@ test("a state in the URL is restored, and edits go back into the URL", async () 
   assert.deepEqual(state, {
     view: "decode", lang: "en", d: 2048, heads: 16, kv_heads: 4, head_dim: 128, ffn: 8192, layers: "one",
     model_layers: 32, vocab: 128256, tied_embeddings: 0, tokens: 512, kv_len: 8192, batch: 2, dtype: "bf16", weights_dtype: "bf16", matmul_tflops: 500, other_tflops: 67,
-    bandwidth_tbs: 3.35, launch_us: 4, graph_launch_us: 1.3, memory_gb: 80, partition: 1,
+    bandwidth_tbs: 3.35, launch_us: 4, graph_launch_us: 1.3, memory_gb: 80, partition: "decomposed",
   });
   await page.evaluate(() => fusionlab.setState({ kv_len: 1024, partition: 3 }));
   await afterFrames(page, 2);
   const url = new URL(page.url());
   assert.equal(url.searchParams.get("kv_len"), "1024");
-  assert.equal(url.searchParams.get("partition"), "3");
+  assert.equal(url.searchParams.get("partition"), "fused_flash");  // a 0-based index from older links reads as before
   assert.equal(url.searchParams.get("d"), "2048");
   await page.close();
   assert.deepEqual(errors, []);
@@ -148,6 +148,31 @@ test("switching the language keeps the view and the settings; <html lang> follow
     await page.close();
     assert.deepEqual(errors, []);
   }
+});
+
+test("a size the view does not use cannot be edited there", async () => {
+  const { page, errors } = await open("view=decode&lang=en");
+  const typeInto = async (name, text) => {
+    const r = await page.evaluate((n) => window.fusionlab.getExplain().widgets[n], name);
+    assert.ok(r, `${name} is drawn`);
+    await page.mouse.click(r[0] + r[2] / 2, r[1] + r[3] / 2);
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type(text);
+    await page.keyboard.press("Enter");
+    await afterFrames(page, 3);
+  };
+  await typeInto("input.tokens", "99");
+  assert.equal((await page.evaluate(() => fusionlab.getState())).tokens, 2048, "T is disabled in decode");
+  await typeInto("input.kv_len", "8192");
+  assert.equal((await page.evaluate(() => fusionlab.getState())).kv_len, 8192, "S is editable in decode");
+  await page.evaluate(() => fusionlab.setState({ view: "prefill" }));
+  await afterFrames(page, 3);
+  await typeInto("input.kv_len", "99");
+  assert.equal((await page.evaluate(() => fusionlab.getState())).kv_len, 8192, "S is disabled in prefill");
+  await typeInto("input.tokens", "99");
+  assert.equal((await page.evaluate(() => fusionlab.getState())).tokens, 99, "T is editable in prefill");
+  await page.close();
+  assert.deepEqual(errors, []);
 });
 
 test("invalid URL values are ignored, the page still starts", async () => {
