@@ -145,7 +145,7 @@ TEST_CASE("sum, mean and max reduce the last axis to size 1", "[interp]") {
   check_values(run_unary(Op::Sum, {4}, {1, 2, 3, 4}), {1}, {10});
 }
 
-TEST_CASE("reshape keeps the data; the target shape may be symbolic", "[interp]") {
+TEST_CASE("reshape keeps the data, and the target shape may be symbolic", "[interp]") {
   Graph g;
   Dim s = Dim::symbol("S");
   NodeId x = g.input("x", {s, 2});
