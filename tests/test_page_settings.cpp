@@ -4,6 +4,7 @@
 
 #include "core/presets.h"
 #include "core/units.h"
+#include "web/field_labels.h"
 #include "web/settings.h"
 
 using namespace fl;
@@ -58,11 +59,12 @@ TEST_CASE("the page's state survives its URL", "[page]") {
   CHECK(restored.layer_workload.Value("kv_len") == "32768");
 }
 
-TEST_CASE("links name the partition by its id; older links' 0-based numbers still read", "[page]") {
+TEST_CASE("links name the partition by its id, and older links' 0-based numbers still read", "[page]") {
   Settings s;
   ApplySettings(s, {{"view", "prefill"}, {"partition", "fused"}});
   CHECK(s.partition == 2);
-  CHECK(FormatQuery(SettingsPairs(s)).find("partition=fused&") != std::string::npos);
+  CHECK(FormatQuery(SettingsPairs(s)).find("partition=fused") != std::string::npos);
+  CHECK(FormatQuery(SettingsPairs(s)).find("partition=fused_flash") == std::string::npos);
   ApplySettings(s, {{"partition", "3"}});
   CHECK(s.partition == 3);
   CHECK(FormatQuery(SettingsPairs(s)).find("partition=fused_flash") != std::string::npos);
@@ -188,4 +190,43 @@ TEST_CASE("the issue's reproductions: B200 then 2 µs, 70B then f = 20480 or 32 
   ApplySettings(s, {{"model", "custom"}, {"hardware", "custom"}});
   CHECK(s.layer_workload.config.model.d == 8192);
   CHECK(s.layer_workload.config.hw.bandwidth == b200->hw.bandwidth);
+}
+
+TEST_CASE("a refused value's message names fields by their labels on screen, and cuts a long echo", "[page]") {
+  Workload w = Workload::Default(2);
+  try {
+    ApplyConfig(w, {{"heads", "12"}}, Lang::En);  // 8 KV heads
+    FAIL("12 heads over 8 KV heads was accepted");
+  } catch (const ConfigError& e) {
+    const std::string en = LabelledMessage(e.text, e.args, "12", Lang::En);
+    CHECK(en == "“H: query heads” (12) must be a multiple of “G: KV heads (GQA)” (8)");
+    const std::string zh = LabelledMessage(e.text, e.args, "12", Lang::Zh);
+    CHECK(zh.find("H：查询头数") != std::string::npos);
+    CHECK(zh.find("kv_heads") == std::string::npos);
+  }
+  try {
+    ApplyConfig(w, {{"d", "heads"}}, Lang::En);  // the typed value is echoed, not taken for a field
+    FAIL("d = 'heads' was accepted");
+  } catch (const ConfigError& e) {
+    CHECK(LabelledMessage(e.text, e.args, "heads", Lang::En) == "“d: hidden size” must be an integer (got 'heads')");
+  }
+  Settings s;
+  const std::string bogus(50000, 'x');
+  try {
+    ApplySettings(s, {{bogus, "1"}});
+    FAIL("a bogus key was accepted");
+  } catch (const ConfigError& e) {
+    CHECK(e.message(Lang::En).size() < 80);
+    CHECK(e.field == bogus);  // the key itself is kept whole, to drop it from the URL
+  }
+}
+
+TEST_CASE("a link holds the last valid configuration, never a refused value", "[page]") {
+  Settings s;
+  ApplySettings(s, {{"view", "decode"}, {"kv_len", "8192"}});
+  CHECK_THROWS_AS(ApplyConfig(s.layer_workload, {{"kv_len", "-5"}}, Lang::En), ConfigError);
+  CHECK(s.layer_workload.Value("kv_len") == "-5");  // the input shows what was typed
+  const std::string query = FormatQuery(SettingsPairs(s));
+  CHECK(query.find("kv_len=8192") != std::string::npos);
+  CHECK(query.find("-5") == std::string::npos);
 }

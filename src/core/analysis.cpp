@@ -65,8 +65,8 @@ void validate(const AnalysisConfig& c) {
   validate_tokens("layers", c.layers, Limits::kMaxLayers);
   validate_tokens("vocab", c.vocab, Limits::kMaxVocab);
   validate_tokens("batch", c.batch, Limits::kMaxBatch);
-  if (c.act == DType::FP8 || c.act == DType::I32) throw ConfigError("dtype", Text::ErrActDtype, {std::string(dtype_name(c.act))});
-  if (c.weights == DType::I32) throw ConfigError("weights_dtype", Text::ErrWeightDtype, {std::string(dtype_name(c.weights))});
+  if (c.act == DType::FP8 || c.act == DType::I32) throw ConfigError("dtype", Text::ErrActDtype, {"dtype", std::string(dtype_name(c.act))});
+  if (c.weights == DType::I32) throw ConfigError("weights_dtype", Text::ErrWeightDtype, {"weights_dtype", std::string(dtype_name(c.weights))});
   validate(c.hw);
   // Keep every byte count far inside 64 bits: the largest tensors are the
   // score matrices (B·H·T² per layer, written and read several times).

@@ -1,13 +1,32 @@
 #include "core/config.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/units.h"
 
 namespace fl {
 
+namespace {
+
+// A key or value echoed in a message, cut to a few dozen characters (on a
+// UTF-8 boundary): a 50 KB bogus URL key must not fill the page.
+std::vector<std::string> cut_echoes(std::vector<std::string> args) {
+  constexpr size_t kMaxEcho = 40;
+  for (size_t i = 0; i < std::min<size_t>(2, args.size()); ++i) {  // every message puts what it echoes first
+    std::string& a = args[i];
+    if (a.size() <= kMaxEcho) continue;
+    size_t end = kMaxEcho;
+    while (end > 0 && (static_cast<unsigned char>(a[end]) & 0xC0) == 0x80) --end;
+    a = a.substr(0, end) + "…";
+  }
+  return args;
+}
+
+}  // namespace
+
 ConfigError::ConfigError(std::string f, Text t, std::vector<std::string> a)
-    : std::runtime_error(format(tr(t, Lang::En), a)), field(std::move(f)), text(t), args(std::move(a)) {}
+    : std::runtime_error(format(tr(t, Lang::En), cut_echoes(a))), field(std::move(f)), text(t), args(cut_echoes(std::move(a))) {}
 
 std::string ConfigError::message(Lang lang) const { return format(tr(text, lang), args); }
 
@@ -23,8 +42,8 @@ void validate(const LayerCfg& c) {
   check_range("kv_heads", c.G, Limits::kMaxHeads);
   check_range("head_dim", c.dh, Limits::kMaxHeadDim);
   check_range("ffn", c.f, Limits::kMaxFfn);
-  if (c.H % c.G != 0) throw ConfigError("kv_heads", Text::ErrGqa, {std::to_string(c.H), std::to_string(c.G)});
-  if (c.dh % 2 != 0) throw ConfigError("head_dim", Text::ErrEvenHeadDim, {std::to_string(c.dh)});
+  if (c.H % c.G != 0) throw ConfigError("kv_heads", Text::ErrGqa, {"heads", "kv_heads", std::to_string(c.H), std::to_string(c.G)});
+  if (c.dh % 2 != 0) throw ConfigError("head_dim", Text::ErrEvenHeadDim, {"head_dim", std::to_string(c.dh)});
   if (c.H * c.dh > Limits::kMaxHidden)
     throw ConfigError("heads", Text::ErrRange, {"heads*head_dim", std::to_string(c.H * c.dh),
                                                 std::to_string(Limits::kMaxHidden)});

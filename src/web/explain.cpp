@@ -17,6 +17,7 @@ using nlohmann::json;
 State* g_state = nullptr;
 std::map<std::string, std::vector<float>> g_widgets;
 std::map<std::string, double> g_shown;
+std::string g_active_input;
 // The last frames' times, for their median.
 struct TimeRing {
   std::vector<double> ms;
@@ -82,6 +83,9 @@ json explain_json() {
   if (g_state) j["recompute_ms"] = g_state->recompute_ms;
   j["phase"] = g_state && ExplainDecode(g_state->settings) ? "decode" : "prefill";
   if (g_state) {
+    const InputError& error = ActiveError(*g_state);
+    j["input_error"] = {{"field", error.field}, {"message", error.message}};
+    j["active_input"] = g_active_input;
     j["kernel"] = g_state->settings.kernel;
     j["view"] = std::string(ViewKey(g_state->settings.view));
   }
@@ -155,6 +159,8 @@ void RecordWidget(const std::string& name) {
 void RecordRect(const std::string& name, ImVec2 min, ImVec2 size) { g_widgets[name] = {min.x, min.y, size.x, size.y}; }
 
 void RecordShown(const std::string& name, double value) { g_shown[name] = value; }
+
+void RecordActiveInput(const std::string& key) { g_active_input = key; }
 
 namespace {
 ChartRenderer* g_renderer = nullptr;

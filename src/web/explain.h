@@ -54,6 +54,8 @@ bool ExplainDecode(const Settings& s);
 // A widget's screen rectangle (CSS pixels), recorded so tests can click it.
 void RecordWidget(const std::string& name);
 void RecordRect(const std::string& name, ImVec2 min, ImVec2 size);
+// The sidebar input being typed into ("" for none), recorded each frame: getExplain().active_input.
+void RecordActiveInput(const std::string& key);
 // A number a view last drew as text (getExplain().shown[name]), so tests can read what the canvas says.
 void RecordShown(const std::string& name, double value);
 // The rectangle last recorded under `name` (x, y, width, height), or null.

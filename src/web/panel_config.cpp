@@ -11,6 +11,7 @@
 
 #include "core/presets.h"
 #include "web/explain.h"
+#include "web/field_labels.h"
 #include "web/panels.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -47,17 +48,38 @@ void labelled(const char* label, const char* key, const InputError& error, F&& i
   if (refused) TextError(error.message);
 }
 
-// A number as text: what the user typed is sent as it is, the core parses it.
+// A number as text, applied when it is complete: on Enter, when the field
+// loses focus, or after a short pause in typing, so that "16" typed into H is
+// never applied as "1". While the field is active ImGui keeps the text; what
+// the user typed is sent as it is, and the core parses it.
 // `unused`: why the number has no effect in this view (the input is then disabled).
-void number_input(State& state, const Workload& w, const char* label, const char* key, const InputError& error,
+void number_input(State& state, const Workload& w, const char* key, const InputError& error,
                   const char* unused = nullptr) {
+  constexpr double kPauseS = 1.0;
+  struct Draft {
+    std::string key, text;
+    double edited_at = 0;
+  };
+  static Draft draft;  // the one field being typed into
   ImGui::BeginDisabled(unused != nullptr);
-  labelled(label, key, error, [&] {
+  labelled(FieldLabel(key, state.settings.lang), key, error, [&] {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%s", w.Value(key).c_str());
-    const bool edited = ImGui::InputText((std::string("##") + key).c_str(), buf, sizeof buf, ImGuiInputTextFlags_CharsScientific);
+    // While active, ImGui reports its text as changed on every frame that our
+    // buffer (the applied value) differs from it: a keystroke is a new text.
+    if (ImGui::InputText((std::string("##") + key).c_str(), buf, sizeof buf,
+                         ImGuiInputTextFlags_CharsScientific | ImGuiInputTextFlags_AutoSelectAll) &&
+        (draft.key != key || draft.text != buf))
+      draft = {key, buf, ImGui::GetTime()};
     RecordWidget(std::string("input.") + key);
-    if (edited) EditConfig(state, {{key, buf}});
+    if (ImGui::IsItemActive()) RecordActiveInput(key);
+    if (draft.key != key) return;
+    const bool done = ImGui::IsItemDeactivated();
+    const bool paused = ImGui::IsItemActive() && ImGui::GetTime() - draft.edited_at >= kPauseS;
+    if (!done && !paused) return;
+    if (draft.text != w.Value(key)) EditConfig(state, {{key, draft.text}});
+    if (done) draft = {};
+    else draft.edited_at = 1e300;  // applied: wait for the next keystroke
   });
   ImGui::EndDisabled();
   if (unused) TextMuted(unused);
@@ -76,8 +98,8 @@ Phases shown_phases(const Settings& s) {
   }
 }
 
-void dtype_input(State& state, const Workload& w, const char* label, const char* key, const InputError& error) {
-  labelled(label, key, error, [&] {
+void dtype_input(State& state, const Workload& w, const char* key, const InputError& error) {
+  labelled(FieldLabel(key, state.settings.lang), key, error, [&] {
     const std::string current = w.Value(key);
     if (!ImGui::BeginCombo((std::string("##") + key).c_str(), current.c_str())) return;
     const bool act = std::string(key) == "dtype";
@@ -99,7 +121,7 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
   const AnalysisConfig& c = w.config;
   const ModelPreset* current = find_model(c.model_key);
   const std::string shown = current ? model_label(*current, lang) : Tx(Text::UiPresetCustom, lang);
-  labelled(Tx(Text::UiModelPreset, lang), "model", error, [&] {
+  labelled(FieldLabel("model", lang), "model", error, [&] {
     if (ImGui::BeginCombo("##model", shown.c_str())) {
       for (const ModelPreset& m : model_presets()) {
         if (ImGui::Selectable(model_label(m, lang).c_str(), current == &m)) EditConfig(state, {{"model", std::string(m.key)}});
@@ -110,7 +132,7 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
     }
     if (current) tooltip(tr(Text::UiSourceTip, lang, {std::string(current->source)}));
   });
-  labelled(Tx(Text::UiLayers, lang), "layers", error, [&] {
+  labelled(FieldLabel("layers", lang), "layers", error, [&] {
     const std::string whole = tr(Text::UiWholeModel, lang, {std::to_string(c.layers)});
     if (ImGui::BeginCombo("##layers", c.whole_model ? whole.c_str() : Tx(Text::UiOneLayer, lang))) {
       if (ImGui::Selectable(Tx(Text::UiOneLayer, lang), !c.whole_model)) EditConfig(state, {{"layers", "one"}});
@@ -118,25 +140,25 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
       ImGui::EndCombo();
     }
   });
-  number_input(state, w, Tx(Text::UiHidden, lang), "d", error);
-  number_input(state, w, Tx(Text::UiHeads, lang), "heads", error);
-  number_input(state, w, Tx(Text::UiKvHeads, lang), "kv_heads", error);
-  number_input(state, w, Tx(Text::UiHeadDim, lang), "head_dim", error);
-  number_input(state, w, Tx(Text::UiFfn, lang), "ffn", error);
+  number_input(state, w, "d", error);
+  number_input(state, w, "heads", error);
+  number_input(state, w, "kv_heads", error);
+  number_input(state, w, "head_dim", error);
+  number_input(state, w, "ffn", error);
   const Phases phases = shown_phases(state.settings);
-  number_input(state, w, Tx(Text::UiTokens, lang), "tokens", error,
+  number_input(state, w, "tokens", error,
                phases == Phases::Decode ? Tx(Text::UiUnusedInDecode, lang) : nullptr);
   if (ViewDemo(state.settings.view) != 1)
-    number_input(state, w, Tx(Text::UiKvLen, lang), "kv_len", error,
+    number_input(state, w, "kv_len", error,
                  phases == Phases::Prefill ? Tx(Text::UiUnusedInPrefill, lang) : nullptr);
-  number_input(state, w, Tx(Text::UiBatch, lang), "batch", error);
-  dtype_input(state, w, Tx(Text::UiActDtype, lang), "dtype", error);
-  dtype_input(state, w, Tx(Text::UiWeightsDtype, lang), "weights_dtype", error);
+  number_input(state, w, "batch", error);
+  dtype_input(state, w, "dtype", error);
+  dtype_input(state, w, "weights_dtype", error);
 }
 
 void draw_hardware_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {
   const HardwarePreset* current = find_hardware(w.config.hardware_key);
-  labelled(Tx(Text::UiGpu, lang), "hardware", error, [&] {
+  labelled(FieldLabel("hardware", lang), "hardware", error, [&] {
     if (ImGui::BeginCombo("##hardware", current ? std::string(current->name).c_str() : Tx(Text::UiPresetCustom, lang))) {
       for (const HardwarePreset& h : hardware_presets()) {
         if (ImGui::Selectable(std::string(h.name).c_str(), current == &h)) EditConfig(state, {{"hardware", std::string(h.key)}});
@@ -148,20 +170,12 @@ void draw_hardware_inputs(State& state, const Workload& w, const InputError& err
     if (current) tooltip(tr(Text::UiSourceTip, lang, {std::string(current->source)}));
   });
   if (current) TextMuted(Tx(Text::UiPresetNumbers, lang));
-  number_input(state, w, Tx(Text::UiMatmulTflops, lang), "matmul_tflops", error);
-  number_input(state, w, Tx(Text::UiOtherTflops, lang), "other_tflops", error);
-  number_input(state, w, Tx(Text::UiBandwidth, lang), "bandwidth_tbs", error);
-  number_input(state, w, Tx(Text::UiMemoryGb, lang), "memory_gb", error);
-  number_input(state, w, Tx(Text::UiLaunch, lang), "launch_us", error);
-  number_input(state, w, Tx(Text::UiGraphLaunch, lang), "graph_launch_us", error);
-}
-
-bool shown_key(const std::string& field) {
-  for (const char* k : {"model", "layers", "d", "heads", "kv_heads", "head_dim", "ffn", "tokens", "kv_len", "batch",
-                        "dtype", "weights_dtype", "hardware", "matmul_tflops", "other_tflops", "bandwidth_tbs",
-                        "memory_gb", "launch_us", "graph_launch_us"})
-    if (field == k) return true;
-  return false;
+  number_input(state, w, "matmul_tflops", error);
+  number_input(state, w, "other_tflops", error);
+  number_input(state, w, "bandwidth_tbs", error);
+  number_input(state, w, "memory_gb", error);
+  number_input(state, w, "launch_us", error);
+  number_input(state, w, "graph_launch_us", error);
 }
 
 }  // namespace
@@ -174,6 +188,7 @@ void DrawConfigPanel(State& state) {
   if (ImGui::Button(Tx(Text::UiLanguage, lang))) s.lang = lang == Lang::Zh ? Lang::En : Lang::Zh;
   if (!state.url_warning.empty()) TextError(state.url_warning);
 
+  RecordActiveInput("");
   const Workload& w = ActiveWorkload(s);
   const InputError error = ActiveError(state);  // a copy: inputs may change it
   SectionHeading(Tx(Text::UiModelFor, lang));
@@ -182,7 +197,7 @@ void DrawConfigPanel(State& state) {
   draw_hardware_inputs(state, w, error, lang);
   if (!error.message.empty()) {
     ImGui::Spacing();
-    if (!shown_key(error.field)) TextError(error.message);
+    if (!FieldLabel(error.field, lang)) TextError(error.message);  // a field the sidebar does not show
     TextMuted(Tx(Text::UiKeptLastResults, lang));
   }
 }

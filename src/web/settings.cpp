@@ -263,8 +263,9 @@ void ApplySettings(Settings& s, const Pairs& pairs) {
 Pairs SettingsPairs(const Settings& s) {
   Pairs out{{"view", std::string(ViewKey(s.view))}, {"lang", std::string(lang_key(s.lang))}};
   if (s.embed) out.emplace_back("embed", "1");
-  const Workload& w = ActiveWorkload(s);
-  out.insert(out.end(), w.pairs.begin(), w.pairs.end());
+  // The last valid configuration: a value being typed, or refused, never reaches a link.
+  const Pairs valid = canonical(ActiveWorkload(s).config);
+  out.insert(out.end(), valid.begin(), valid.end());
   if (ViewDemo(s.view) == 2 || ViewDemo(s.view) == 3)
     out.emplace_back("partition", std::string(partition_key(kAllPartitions[static_cast<size_t>(s.partition)])));
   if ((ViewDemo(s.view) == 1 || s.view == View::Roofline || s.view == View::Timeline) && s.kernel >= 0)

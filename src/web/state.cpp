@@ -3,6 +3,8 @@
 #include <chrono>
 #include <exception>
 
+#include "web/field_labels.h"
+
 namespace fl::web {
 
 namespace {
@@ -155,7 +157,10 @@ void EditConfig(State& state, const Pairs& pairs) {
     ApplyConfig(ActiveWorkload(state.settings), pairs, state.settings.lang);
     error = {};
   } catch (const ConfigError& e) {
-    error = ErrorOf(e, state.settings.lang);
+    // The message goes under the field being edited, naming fields by their labels.
+    const Lang lang = state.settings.lang;
+    error = ErrorOf(e, lang);
+    if (!pairs.empty()) error = {pairs.front().first, LabelledMessage(e.text, e.args, pairs.front().second, lang)};
   }
 }
 

@@ -68,3 +68,25 @@ export async function pixelStats(page, png) {
     return { colors: colors.size, stddev: Math.sqrt(sumSq / n - (sum / n) ** 2), barBlue, width: c.width, height: c.height };
   }, "data:image/png;base64," + png.toString("base64"));
 }
+
+// Clicks the sidebar's input for `key` until the page reports it active
+// (a click can land before the canvas takes input), then types `text`
+// (the click selects the whole number, so `text` replaces it) and, unless
+// `enter` is false, presses Enter. Returns whether the field became active.
+export async function typeIntoInput(page, key, text, { enter = true } = {}) {
+  const explain = () => page.evaluate(() => window.fusionlab.getExplain());
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const r = (await explain()).widgets[`input.${key}`];
+    if (!r) return false;
+    await page.mouse.click(r[0] + r[2] / 2, r[1] + r[3] / 2);
+    await afterFrames(page, 3);
+    if ((await explain()).active_input !== key) continue;
+    await page.keyboard.type(text);
+    if (enter) {
+      await page.keyboard.press("Enter");
+      await afterFrames(page, 3);
+    }
+    return true;
+  }
+  return false;
+}

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { afterFrames, launch, openPage, pixelStats } from "./browser.mjs";
+import { afterFrames, launch, openPage, pixelStats, typeIntoInput } from "./browser.mjs";
 
 const base = process.env.FUSIONLAB_URL || "http://127.0.0.1:8000/";
 const cli = process.env.FUSIONLAB_CLI || new URL("../../build/native/fusionlab", import.meta.url).pathname;
@@ -152,25 +152,51 @@ test("switching the language keeps the view and the settings; <html lang> follow
 
 test("a size the view does not use cannot be edited there", async () => {
   const { page, errors } = await open("view=decode&lang=en");
-  const typeInto = async (name, text) => {
-    const r = await page.evaluate((n) => window.fusionlab.getExplain().widgets[n], name);
-    assert.ok(r, `${name} is drawn`);
-    await page.mouse.click(r[0] + r[2] / 2, r[1] + r[3] / 2);
-    await page.keyboard.press("Control+A");
-    await page.keyboard.type(text);
-    await page.keyboard.press("Enter");
-    await afterFrames(page, 3);
-  };
-  await typeInto("input.tokens", "99");
-  assert.equal((await page.evaluate(() => fusionlab.getState())).tokens, 2048, "T is disabled in decode");
-  await typeInto("input.kv_len", "8192");
-  assert.equal((await page.evaluate(() => fusionlab.getState())).kv_len, 8192, "S is editable in decode");
+  const state = () => page.evaluate(() => fusionlab.getState());
+  assert.equal(await typeIntoInput(page, "tokens", "99"), false, "T cannot be focused in decode");
+  assert.equal((await state()).tokens, 2048);
+  assert.ok(await typeIntoInput(page, "kv_len", "8192"));
+  assert.equal((await state()).kv_len, 8192, "S is editable in decode");
   await page.evaluate(() => fusionlab.setState({ view: "prefill" }));
   await afterFrames(page, 3);
-  await typeInto("input.kv_len", "99");
-  assert.equal((await page.evaluate(() => fusionlab.getState())).kv_len, 8192, "S is disabled in prefill");
-  await typeInto("input.tokens", "99");
-  assert.equal((await page.evaluate(() => fusionlab.getState())).tokens, 99, "T is editable in prefill");
+  assert.equal(await typeIntoInput(page, "kv_len", "99"), false, "S cannot be focused in prefill");
+  assert.equal((await state()).kv_len, 8192);
+  assert.ok(await typeIntoInput(page, "tokens", "99"));
+  assert.equal((await state()).tokens, 99, "T is editable in prefill");
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test("a typed number is applied when complete; a refusal is shown under that field, by its label", async () => {
+  const { page, errors } = await open("view=decode&lang=en");
+  const state = () => page.evaluate(() => fusionlab.getState());
+  const inputError = () => page.evaluate(() => fusionlab.getExplain().input_error);
+  const before = await state();
+  assert.ok(await typeIntoInput(page, "heads", "1", { enter: false }));
+  // "1" is not a multiple of 8 KV heads, but it is not complete either (well within the
+  // page's pause of 1 s): nothing is applied or shown.
+  const midway = await page.evaluate(() => [fusionlab.getState(), fusionlab.getExplain().input_error.message, location.search]);
+  await page.keyboard.type("6");
+  await page.keyboard.press("Enter");
+  await afterFrames(page, 3);
+  assert.deepEqual(midway[0], before);
+  assert.equal(midway[1], "");
+  assert.equal(new URLSearchParams(midway[2]).get("heads"), null);
+  assert.equal((await state()).heads, 16);
+  assert.deepEqual(await inputError(), { field: "", message: "" });
+  // 12 heads over 8 KV heads: refused, under H, named as the sidebar names it; the link keeps 16.
+  assert.ok(await typeIntoInput(page, "heads", "12"));
+  const refused = await inputError();
+  assert.equal(refused.field, "heads");
+  assert.match(refused.message, /H: query heads/);
+  assert.doesNotMatch(refused.message, /kv_heads/);
+  assert.equal(new URL(page.url()).searchParams.get("heads"), "16");
+  assert.equal((await state()).heads, 16);
+  // A pause in typing applies the value without Enter.
+  assert.ok(await typeIntoInput(page, "heads", "64", { enter: false }));
+  await page.waitForTimeout(2000);
+  await afterFrames(page, 2);
+  assert.equal((await state()).heads, 64);
   await page.close();
   assert.deepEqual(errors, []);
 });

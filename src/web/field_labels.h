@@ -1,0 +1,21 @@
+// The sidebar's label of each configuration key, declared once: the inputs
+// show it, and error messages name a field by it rather than by its key.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/i18n.h"
+
+namespace fl::web {
+
+// The label on screen for `key` ("kv_heads" -> "G: KV heads (GQA)"), or
+// nullptr for a key the sidebar does not show.
+const char* FieldLabel(std::string_view key, Lang lang);
+
+// A refused configuration's message with every field it names given by its
+// label; `typed` (the value the user entered) is never taken for a field.
+std::string LabelledMessage(Text text, const std::vector<std::string>& args, std::string_view typed, Lang lang);
+
+}  // namespace fl::web
