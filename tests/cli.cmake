@@ -14,6 +14,12 @@ add_cli_test("emit prints a stage" 0 "fold_norm_weight" --emit fold_norm_weight 
 add_cli_test("emit kernels gives reasons" 0 "matmul_no_prologue" --emit kernels --phase decode)
 add_cli_test("emit follows --layers" 0 "embedding" --emit traced --model small --layers 2)
 add_cli_test("help" 0 "--kv-len" --help)
+add_cli_test("sweep json names the key in each point" 0 "{\"partitions\"" --demo 2 --sweep tokens --json)
+add_cli_test("sweep table" 0 "fused_flash" --demo 3 --sweep kv_len --points 8 --lang en)
+add_cli_test("sweep needs a phase demo" 2 "--demo 2" --sweep tokens)
+add_cli_test("sweep refuses a size the phase does not use" 2 "no effect in prefill" --demo 2 --sweep kv_len)
+add_cli_test("sweep range too small" 2 "cannot hold" --demo 3 --sweep batch --from 1 --to 8 --points 20)
+add_cli_test("points only with sweep" 2 "only with --sweep" --demo 2 --points 8)
 
 add_cli_test("zero heads" 2 "--heads" --heads 0)
 add_cli_test("negative size" 2 "--d" --d -5)

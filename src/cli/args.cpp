@@ -1,6 +1,7 @@
 #include "cli/args.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace fl::cli {
 
@@ -27,6 +28,10 @@ Prints the lecture's four fusion demos, computed by the compiler core.
                       traced, match_attention, decompose, cse, constant_fold,
                       simplify, fold_norm_weight, or kernels
   --phase P           prefill or decode, for --emit (default prefill)
+  --sweep KEY         with --demo 2 or 3: the four partitions at many values of KEY
+                      (tokens for prefill, kv_len for decode, or batch), log-spaced
+  --points N          points of the sweep (default 64)
+  --from A  --to B    the sweep's range (default 1 to the key's maximum)
 model (default Llama-3.1-8B; demo 1: the small config 128, 8, 2, 16, 344 at T = 16):
   --model NAME        small, llama-3.2-1b, llama-3.2-3b, llama-3.1-8b, llama-3.1-70b,
                       llama-3.1-405b, mistral-7b, qwen2.5-7b
@@ -44,8 +49,21 @@ hardware (default H100):
 )";
 }
 
+namespace {
+
+int64_t sweep_number(const std::string& opt, const std::string& v) {
+  int64_t out = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (ec != std::errc() || end != v.data() + v.size() || v.empty())
+    throw UsageError(opt + ": must be an integer (got '" + v.substr(0, 40) + "')");
+  return out;
+}
+
+}  // namespace
+
 Options parse_args(const std::vector<std::string>& args) {
   Options o;
+  std::vector<std::pair<std::string, std::string>> pending_sweep;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string opt = args[i], value;
     bool inline_value = false;
@@ -66,6 +84,17 @@ Options parse_args(const std::vector<std::string>& args) {
     else if (opt == "--ablation") o.ablation = true;
     else if (opt == "--help" || opt == "-h") o.help = true;
     else if (opt == "--emit") o.emit = take();
+    else if (opt == "--sweep") {
+      const std::string name = take();
+      if (!o.sweep) o.sweep = SweepRequest{};
+      bool known = false;
+      for (SweepKey k : kSweepKeys)
+        if (sweep_key_name(k) == name) o.sweep->key = k, known = true;
+      if (!known) throw UsageError("--sweep: unknown key '" + name + "' (tokens, kv_len or batch)");
+    } else if (opt == "--points" || opt == "--from" || opt == "--to") {
+      const std::string v = take();
+      pending_sweep.push_back({opt, v});
+    }
     else if (opt == "--phase") {
       o.phase = take();
       if (o.phase != "prefill" && o.phase != "decode") throw UsageError("--phase: must be prefill or decode");
@@ -75,11 +104,18 @@ Options parse_args(const std::vector<std::string>& args) {
       throw UsageError(opt + ": unknown option (see --help)");
     }
   }
+  for (const auto& [opt, v] : pending_sweep) {
+    if (!o.sweep) throw UsageError(opt + ": only with --sweep");
+    const int64_t n = sweep_number(opt, v);
+    if (opt == "--points") o.sweep->points = static_cast<int>(std::clamp<int64_t>(n, -1, kMaxSweepPoints + 1));
+    else if (opt == "--from") o.sweep->from = n;
+    else o.sweep->to = n;
+  }
   // Check every demo's configuration now, so that a bad option fails before anything prints.
   try {
     for (const auto& [key, v] : o.settings) {
       if (key == "lang") o.lang = config_from_settings({{key, v}}).lang;
-      if (key == "demo") o.demos = {config_from_settings({{key, v}}).demo};
+      if (key == "demo") o.demos = {config_from_settings({{key, v}}).demo}, o.demo_given = true;
     }
     for (int demo : o.demos) o.config_for(demo);
   } catch (const ConfigError& e) {

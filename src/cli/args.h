@@ -2,11 +2,13 @@
 // through the core's one way in (core/settings.h), as the page's do.
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/settings.h"
+#include "core/sweep.h"
 
 namespace fl::cli {
 
@@ -22,6 +24,8 @@ struct Options {
   bool help = false;
   std::string emit;               // "", a pipeline stage, or "kernels"
   std::string phase = "prefill";  // for --emit
+  bool demo_given = false;        // --demo N
+  std::optional<SweepRequest> sweep;  // --sweep KEY [--points N] [--from A] [--to B]
   Lang lang = Lang::Zh;
   std::vector<Setting> settings;  // --kv-heads 2 → {"kv_heads", "2"}
 

@@ -12,6 +12,7 @@
 #include "core/model.h"
 #include "core/partitions.h"
 #include "core/pipeline.h"
+#include "core/sweep.h"
 #include "core/units.h"
 
 namespace fl::cli {
@@ -95,6 +96,32 @@ int emit(const Options& o) {
   throw UsageError("--emit: unknown stage '" + o.emit + "' (see --help)");
 }
 
+// --sweep: the four partitions' totals at each point, as a table or JSON.
+int print_sweep(const Options& o) {
+  if (!o.demo_given || (o.demos.front() != 2 && o.demos.front() != 3))
+    throw UsageError("--sweep: needs --demo 2 (prefill) or --demo 3 (decode)");
+  Sweep s;
+  try {
+    s = sweep(o.config_for(o.demos.front()), *o.sweep);
+  } catch (const ConfigError& e) {
+    throw UsageError("--sweep: " + e.message(Lang::En));
+  }
+  if (o.json) {
+    std::cout << sweep_json(s).dump() << "\n";
+    return 0;
+  }
+  std::vector<std::string> columns{std::string(sweep_key_name(s.key))};
+  for (PartitionId id : kAllPartitions) columns.push_back(std::string(partition_key(id)));
+  std::vector<std::vector<std::string>> rows;
+  for (const SweepPoint& p : s.points) {
+    std::vector<std::string> row{std::to_string(p.value)};
+    for (const GraphCost& g : p.partitions) row.push_back(fmt_time(g.t_total));
+    rows.push_back(std::move(row));
+  }
+  std::cout << render_table(columns, rows) << "\n" << T(Text::RooflineNote, o.lang) << "\n";
+  return 0;
+}
+
 int run(const std::vector<std::string>& args) {
   Options o = parse_args(args);
   if (o.help) {
@@ -102,6 +129,7 @@ int run(const std::vector<std::string>& args) {
     return 0;
   }
   if (!o.emit.empty()) return emit(o);
+  if (o.sweep) return print_sweep(o);
   if (o.ablation) {
     json j = demos::our_ablation(o.config_for(2));
     if (o.json) {

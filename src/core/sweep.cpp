@@ -1,0 +1,90 @@
+#include "core/sweep.h"
+
+#include <cmath>
+
+namespace fl {
+
+std::string_view sweep_key_name(SweepKey k) {
+  switch (k) {
+    case SweepKey::Tokens: return "tokens";
+    case SweepKey::KvLen: return "kv_len";
+    case SweepKey::Batch: return "batch";
+  }
+  return "";
+}
+
+int64_t sweep_key_max(SweepKey k) {
+  switch (k) {
+    case SweepKey::Tokens: return Limits::kMaxTokens;
+    case SweepKey::KvLen: return Limits::kMaxKvLen;
+    case SweepKey::Batch: return Limits::kMaxBatch;
+  }
+  return 1;
+}
+
+std::vector<int64_t> log_spaced(int64_t from, int64_t to, int points) {
+  if (points < 2 || points > kMaxSweepPoints)
+    throw ConfigError("points", Text::ErrRangeReal, {"points", std::to_string(points), "2", std::to_string(kMaxSweepPoints)});
+  if (from < 1 || to <= from || to - from + 1 < points)
+    throw ConfigError("from", Text::ErrSweepRange, {std::to_string(from), std::to_string(to), std::to_string(points)});
+  std::vector<int64_t> out;
+  const double lo = std::log(static_cast<double>(from)), hi = std::log(static_cast<double>(to));
+  for (int i = 0; i < points; ++i) {
+    // The last point is `to` exactly; a repeated value moves up by one, and
+    // the points still left always fit below `to`.
+    int64_t v = i == points - 1 ? to : std::llround(std::exp(lo + (hi - lo) * i / (points - 1)));
+    if (!out.empty()) v = std::max(v, out.back() + 1);
+    v = std::min(v, to - (points - 1 - i));
+    out.push_back(v);
+  }
+  return out;
+}
+
+namespace {
+
+int64_t& field(AnalysisConfig& c, SweepKey k) {
+  switch (k) {
+    case SweepKey::Tokens: return c.tokens;
+    case SweepKey::KvLen: return c.kv_len;
+    case SweepKey::Batch: return c.batch;
+  }
+  return c.batch;
+}
+
+}  // namespace
+
+Sweep sweep(const AnalysisConfig& c, const SweepRequest& r) {
+  const bool decode = c.demo == 3;
+  if (c.demo != 2 && c.demo != 3) throw ConfigError("demo", Text::ErrSweepDemo, {std::to_string(c.demo)});
+  if ((decode && r.key == SweepKey::Tokens) || (!decode && r.key == SweepKey::KvLen))
+    throw ConfigError("sweep", Text::ErrSweepUnused, {std::string(sweep_key_name(r.key)), decode ? "decode" : "prefill"});
+  const int64_t to = r.to > 0 ? r.to : sweep_key_max(r.key);
+  Sweep out{r.key, decode, {}};
+  for (int64_t v : log_spaced(r.from, to, r.points)) {
+    AnalysisConfig point = c;
+    field(point, r.key) = v;
+    validate(point);
+    SweepPoint p{v, {}};
+    const std::vector<Partition> ps = four_partitions(point.traced_graph(decode), point.binding(), point.hw);
+    for (size_t i = 0; i < ps.size(); ++i) p.partitions[i] = ps[i].cost;
+    out.points.push_back(p);
+  }
+  return out;
+}
+
+nlohmann::json sweep_json(const Sweep& s) {
+  const std::string key(sweep_key_name(s.key));
+  nlohmann::json points = nlohmann::json::array();
+  for (const SweepPoint& p : s.points) {
+    nlohmann::json parts = nlohmann::json::array();
+    for (size_t i = 0; i < p.partitions.size(); ++i) {
+      const GraphCost& g = p.partitions[i];
+      parts.push_back({{"id", partition_key(kAllPartitions[i])}, {"kernels", g.kernels}, {"bytes", g.bytes},
+                       {"flops", g.flops}, {"t", g.t}, {"overhead", g.overhead}, {"t_total", g.t_total}});
+    }
+    points.push_back({{key, p.value}, {"partitions", std::move(parts)}});
+  }
+  return {{"sweep", {{"key", key}, {"phase", s.decode ? "decode" : "prefill"}, {"points", std::move(points)}}}};
+}
+
+}  // namespace fl

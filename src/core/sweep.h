@@ -1,0 +1,54 @@
+// A sweep: the four partitions of one phase costed at many values of one
+// size (T, S or the batch), for the charts and `fusionlab --sweep`.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/analysis.h"
+#include "core/partitions.h"
+
+namespace fl {
+
+enum class SweepKey { Tokens, KvLen, Batch };
+inline constexpr SweepKey kSweepKeys[] = {SweepKey::Tokens, SweepKey::KvLen, SweepKey::Batch};
+std::string_view sweep_key_name(SweepKey k);  // "tokens", "kv_len", "batch": the settings' keys
+int64_t sweep_key_max(SweepKey k);            // the key's largest valid value (config.h's Limits)
+
+inline constexpr int kMaxSweepPoints = 4096;
+
+struct SweepRequest {
+  SweepKey key = SweepKey::Tokens;
+  int points = 64;
+  int64_t from = 1;
+  int64_t to = 0;  // 0: the key's maximum
+};
+
+struct SweepPoint {
+  int64_t value;                                      // of the swept key
+  std::array<GraphCost, std::size(kAllPartitions)> partitions;  // in kAllPartitions' order
+};
+
+struct Sweep {
+  SweepKey key;
+  bool decode;  // demo 3's phase, else demo 2's
+  std::vector<SweepPoint> points;  // ascending values
+};
+
+// `points` distinct integers from `from` to `to`, spaced evenly on a log
+// scale (rounded; where rounding would repeat a value, the next integer).
+// Throws ConfigError when the range cannot hold them.
+std::vector<int64_t> log_spaced(int64_t from, int64_t to, int points);
+
+// Sweeps `c` (demo 2: prefill, demo 3: decode) over the request. Throws
+// ConfigError for a key the phase does not use (T in decode, S in prefill),
+// a bad range, or a point the configuration refuses.
+Sweep sweep(const AnalysisConfig& c, const SweepRequest& request);
+
+// {"sweep": {"key", "phase", "points": [{<key>: v, "partitions": [{id, kernels, bytes, flops, t, overhead,
+// t_total}]}]}}: what `fusionlab --sweep --json` prints.
+nlohmann::json sweep_json(const Sweep& s);
+
+}  // namespace fl
