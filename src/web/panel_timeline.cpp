@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/demos/observations.h"
 #include "core/units.h"
 #include "web/explain.h"
 #include "web/export.h"
@@ -50,6 +51,12 @@ void DrawTimelinePanel(State& state) {
   ImGui::TextUnformatted(tr(total_text, lang, {fmt_time(total), fmt_time(compute), fmt_time(total - compute),
                                                std::to_string(p.kernel_list.size()), fmt_time(overhead)}).c_str());
   RecordWidget("total");
+  // Whether the overhead dominates, in words, for the partition and modes on screen.
+  const double share = total > 0 ? (total - compute) / total : 0;
+  const Text verdict = share >= demos::Claim::kSetsLatency ? Text::UiTimelineOverheadDominates
+                       : share >= demos::Claim::kSmall      ? Text::UiTimelineOverheadMatters
+                                                            : Text::UiTimelineOverheadMinor;
+  ImGui::TextWrapped("%s", tr(verdict, lang, {fmt_percent(share)}).c_str());
   RecordShown("timeline_total_s", total);
   RecordShown("timeline_launches", e.megakernel ? 1 : static_cast<double>(p.kernel_list.size()));
   TextMuted(tr(Text::UiTimelineModes, lang, {fmt_time(total_time(p, hw.launch, false)), fmt_time(total_time(p, hw.graph_launch, false)),
