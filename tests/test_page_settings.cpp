@@ -230,3 +230,31 @@ TEST_CASE("a link holds the last valid configuration, never a refused value", "[
   CHECK(query.find("kv_len=8192") != std::string::npos);
   CHECK(query.find("-5") == std::string::npos);
 }
+
+TEST_CASE("an embed's scale, controls and hidden buttons survive its URL, and bad ones are named", "[page]") {
+  Settings s;
+  ApplySettings(s, {{"view", "decode"}, {"embed", "1"}, {"scale", "1.5"}, {"controls", "kv_len,batch"}, {"hide", "buttons"}});
+  CHECK(s.scale == 1.5);
+  CHECK(s.controls == std::vector<std::string>{"kv_len", "batch"});
+  CHECK(s.hide_buttons);
+  Settings restored;
+  ApplySettings(restored, ParseQuery(FormatQuery(SettingsPairs(s))));
+  CHECK(restored == s);
+  const nlohmann::json state = PairsJson(SettingsPairs(s));
+  CHECK(state["scale"] == 1.5);
+  CHECK(state["controls"] == "kv_len,batch");
+  CHECK(state["hide"] == "buttons");
+  CHECK(FormatQuery(SettingsPairs(Settings{})).find("scale") == std::string::npos);  // 1 is not written
+
+  for (const Pairs& bad : {Pairs{{"scale", "5"}}, Pairs{{"scale", "big"}}, Pairs{{"controls", "kv_len,colour"}},
+                           Pairs{{"hide", "everything"}}}) {
+    INFO(bad[0].first << "=" << bad[0].second);
+    try {
+      ApplySettings(s, bad);
+      FAIL("accepted");
+    } catch (const ConfigError& e) {
+      CHECK(e.field == bad[0].first);
+    }
+  }
+  CHECK(s.scale == 1.5);  // all or nothing: a refused value changes nothing
+}

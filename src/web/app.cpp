@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "web/export.h"
 #include "web/panels.h"
 #include "web/widgets.h"
 
@@ -66,6 +67,7 @@ void DrawApp(State& state, AppUi& ui) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("Fusion Lab", nullptr, flags);
+  HideExportButtons(state.settings.hide_buttons);
   if (state.settings.embed) {
     DrawEmbedStrip(state);
     recompute_if_needed(state);

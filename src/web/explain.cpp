@@ -151,12 +151,16 @@ bool ExplainDecode(const Settings& s) {
   return s.view == View::Timeline;  // the timeline opens on decode: where launch overhead matters
 }
 
-void RecordWidget(const std::string& name) {
-  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  g_widgets[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
+void RecordRect(const std::string& name, ImVec2 min, ImVec2 size) {
+  // In CSS pixels: ImGui's units are CSS pixels divided by the page's scale.
+  const float k = g_state ? static_cast<float>(g_state->settings.scale) : 1.0f;
+  g_widgets[name] = {min.x * k, min.y * k, size.x * k, size.y * k};
 }
 
-void RecordRect(const std::string& name, ImVec2 min, ImVec2 size) { g_widgets[name] = {min.x, min.y, size.x, size.y}; }
+void RecordWidget(const std::string& name) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  RecordRect(name, a, ImVec2(b.x - a.x, b.y - a.y));
+}
 
 void RecordShown(const std::string& name, double value) { g_shown[name] = value; }
 

@@ -34,6 +34,7 @@ struct PendingPng {
   int frames_waited = 0;
 };
 std::optional<PendingPng> g_pending_png;  // saved when the frame is drawn
+bool g_buttons_hidden = false;             // hide=buttons
 
 }  // namespace
 
@@ -100,8 +101,11 @@ std::string CsvRow(const std::vector<std::string>& cells) {
   return out + "\n";
 }
 
+void HideExportButtons(bool hidden) { g_buttons_hidden = hidden; }
+
 void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const json& analysis,
                    const std::string& base_name, Lang lang) {
+  if (g_buttons_hidden) return;
   ImGui::PushID(id);
   bool first = true;
   auto button = [&](Text label, const char* key) {

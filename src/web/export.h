@@ -31,6 +31,8 @@ using CsvMaker = std::function<std::string()>;
 
 // A row of export buttons: CSV (if `csv` is set), PNG of the recorded widget
 // `figure` (if not null), JSON, copy link.
+// hide=buttons (an embed in a slide): DrawExportRow draws nothing.
+void HideExportButtons(bool hidden);
 void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const nlohmann::json& analysis,
                    const std::string& base_name, Lang lang);
 

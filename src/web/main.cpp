@@ -44,20 +44,23 @@ struct App {
   int gl_generation = 0;  // the WebGL context's, see WatchGlContext
 };
 
-// GLFW's mouse is in canvas pixels; ImGui works in CSS pixels and renders at
-// DisplayFramebufferScale.
+// GLFW's mouse is in canvas pixels; ImGui works in CSS pixels divided by the
+// page's scale (scale=, for slides) and renders at DisplayFramebufferScale,
+// so that every text and widget grows with the scale and stays crisp.
 void begin_frame(App& app) {
   const CanvasSize canvas = SyncCanvasSize();
-  if (app.fonts.Update(canvas.pixel_ratio)) {
+  const float scale = static_cast<float>(app.state.settings.scale);
+  const float pixels = canvas.pixel_ratio * scale;  // framebuffer pixels per ImGui unit
+  if (app.fonts.Update(pixels)) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(static_cast<float>(canvas.css_width), static_cast<float>(canvas.css_height));
-  io.DisplayFramebufferScale = ImVec2(canvas.pixel_ratio, canvas.pixel_ratio);
-  if (io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(io.MousePos.x / canvas.pixel_ratio, io.MousePos.y / canvas.pixel_ratio);
+  io.DisplaySize = ImVec2(static_cast<float>(canvas.css_width) / scale, static_cast<float>(canvas.css_height) / scale);
+  io.DisplayFramebufferScale = ImVec2(pixels, pixels);
+  if (io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(io.MousePos.x / pixels, io.MousePos.y / pixels);
   ImGui::NewFrame();
 }
 

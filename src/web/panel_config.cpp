@@ -48,13 +48,30 @@ void labelled(const char* label, const char* key, const InputError& error, F&& i
   if (refused) TextError(error.message);
 }
 
+// Whether the view shows decode (S matters, T does not), prefill (the
+// reverse), or both (the ablation, demo 1's small layer).
+enum class Phases { Prefill, Decode, Both };
+Phases shown_phases(const Settings& s) {
+  switch (s.view) {
+    case View::Prefill: return Phases::Prefill;
+    case View::Decode: return Phases::Decode;
+    case View::Roofline:
+    case View::Timeline: return ExplainDecode(s) ? Phases::Decode : Phases::Prefill;
+    default: return Phases::Both;
+  }
+}
+
 // A number as text, applied when it is complete: on Enter, when the field
 // loses focus, or after a short pause in typing, so that "16" typed into H is
 // never applied as "1". While the field is active ImGui keeps the text; what
 // the user typed is sent as it is, and the core parses it.
-// `unused`: why the number has no effect in this view (the input is then disabled).
-void number_input(State& state, const Workload& w, const char* key, const InputError& error,
-                  const char* unused = nullptr) {
+// A number the view does not use (T in decode, S in prefill) is disabled, with a note saying why.
+void number_input(State& state, const Workload& w, const char* key, const InputError& error) {
+  const Phases phases = shown_phases(state.settings);
+  const Lang lang = state.settings.lang;
+  const char* unused = std::string_view(key) == "tokens" && phases == Phases::Decode   ? Tx(Text::UiUnusedInDecode, lang)
+                       : std::string_view(key) == "kv_len" && phases == Phases::Prefill ? Tx(Text::UiUnusedInPrefill, lang)
+                                                                                        : nullptr;
   constexpr double kPauseS = 1.0;
   struct Draft {
     std::string key, text;
@@ -83,19 +100,6 @@ void number_input(State& state, const Workload& w, const char* key, const InputE
   });
   ImGui::EndDisabled();
   if (unused) TextMuted(unused);
-}
-
-// Whether the view shows decode (S matters, T does not), prefill (the
-// reverse), or both (the ablation, demo 1's small layer).
-enum class Phases { Prefill, Decode, Both };
-Phases shown_phases(const Settings& s) {
-  switch (s.view) {
-    case View::Prefill: return Phases::Prefill;
-    case View::Decode: return Phases::Decode;
-    case View::Roofline:
-    case View::Timeline: return ExplainDecode(s) ? Phases::Decode : Phases::Prefill;
-    default: return Phases::Both;
-  }
 }
 
 void dtype_input(State& state, const Workload& w, const char* key, const InputError& error) {
@@ -145,12 +149,8 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
   number_input(state, w, "kv_heads", error);
   number_input(state, w, "head_dim", error);
   number_input(state, w, "ffn", error);
-  const Phases phases = shown_phases(state.settings);
-  number_input(state, w, "tokens", error,
-               phases == Phases::Decode ? Tx(Text::UiUnusedInDecode, lang) : nullptr);
-  if (ViewDemo(state.settings.view) != 1)
-    number_input(state, w, "kv_len", error,
-                 phases == Phases::Prefill ? Tx(Text::UiUnusedInPrefill, lang) : nullptr);
+  number_input(state, w, "tokens", error);
+  if (ViewDemo(state.settings.view) != 1) number_input(state, w, "kv_len", error);
   number_input(state, w, "batch", error);
   dtype_input(state, w, "dtype", error);
   dtype_input(state, w, "weights_dtype", error);
@@ -179,6 +179,11 @@ void draw_hardware_inputs(State& state, const Workload& w, const InputError& err
 }
 
 }  // namespace
+
+void DrawNumberInput(State& state, const char* key) {
+  const InputError error = ActiveError(state);  // a copy: the input may change it
+  number_input(state, ActiveWorkload(state.settings), key, error);
+}
 
 void DrawConfigPanel(State& state) {
   Settings& s = state.settings;

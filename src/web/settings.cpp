@@ -57,7 +57,11 @@ constexpr std::string_view kModelKeys[] = {"d", "heads", "kv_heads", "head_dim",
 constexpr std::string_view kModelSizeKeys[] = {"model_layers", "vocab", "tied_embeddings"};
 constexpr std::string_view kHardwareKeys[] = {"matmul_tflops", "other_tflops", "bandwidth_tbs",
                                               "launch_us",     "graph_launch_us", "memory_gb"};
-constexpr std::string_view kPageKeys[] = {"view", "embed", "partition", "kernel"};
+constexpr std::string_view kPageKeys[] = {"view", "embed", "partition", "kernel", "scale", "controls", "hide"};
+// The numbers an embed may show as controls: every number of the sidebar.
+constexpr std::string_view kControlKeys[] = {"d",        "heads",         "kv_heads",     "head_dim",      "ffn",
+                                             "tokens",   "kv_len",        "batch",        "matmul_tflops", "other_tflops",
+                                             "bandwidth_tbs", "memory_gb", "launch_us",    "graph_launch_us"};
 
 template <size_t N>
 bool one_of(std::string_view key, const std::string_view (&keys)[N]) {
@@ -157,6 +161,39 @@ int partition_of(const std::string& key, const std::string& value) {
   return page_int(key, value, 0, static_cast<int>(std::size(kAllPartitions)) - 1);
 }
 
+template <size_t N>
+std::string joined(const std::string_view (&keys)[N]) {
+  std::string out;
+  for (std::string_view k : keys) out += (out.empty() ? "" : ", ") + std::string(k);
+  return out;
+}
+
+std::vector<std::string> split_commas(const std::string& value) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= value.size()) {
+    const size_t comma = std::min(value.find(',', start), value.size());
+    if (comma > start) out.push_back(value.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+double scale_of(const std::string& key, const std::string& value) {
+  auto v = parse_real(value);
+  if (!v) throw ConfigError(key, Text::ErrNotNumber, {key, value});
+  if (*v < kMinScale || *v > kMaxScale)
+    throw ConfigError(key, Text::ErrRangeReal, {key, value, fmt_number(kMinScale), fmt_number(kMaxScale)});
+  return *v;
+}
+
+std::vector<std::string> controls_of(const std::string& key, const std::string& value) {
+  std::vector<std::string> out = split_commas(value);
+  for (const std::string& k : out)
+    if (!one_of(k, kControlKeys)) throw ConfigError(key, Text::ErrUnknownChoice, {key, k, joined(kControlKeys)});
+  return out;
+}
+
 View view_of(const std::string& key, const std::string& value) {
   std::string names;
   for (View v : kViews) {
@@ -250,6 +287,16 @@ void ApplySettings(Settings& s, const Pairs& pairs) {
       next.embed = value == "1" || value == "true";
     } else if (key == "partition") {
       next.partition = partition_of(key, value);
+    } else if (key == "scale") {
+      next.scale = scale_of(key, value);
+    } else if (key == "controls") {
+      next.controls = controls_of(key, value);
+    } else if (key == "hide") {
+      next.hide_buttons = false;
+      for (const std::string& item : split_commas(value)) {
+        if (item != "buttons") throw ConfigError(key, Text::ErrUnknownChoice, {key, item, "buttons"});
+        next.hide_buttons = true;
+      }
     } else if (key == "kernel") {
       next.kernel = page_int(key, value, -1, 1000000);
     } else {
@@ -268,6 +315,13 @@ Pairs SettingsPairs(const Settings& s) {
   out.insert(out.end(), valid.begin(), valid.end());
   if (ViewDemo(s.view) == 2 || ViewDemo(s.view) == 3)
     out.emplace_back("partition", std::string(partition_key(kAllPartitions[static_cast<size_t>(s.partition)])));
+  if (s.scale != 1) out.emplace_back("scale", fmt_exact(s.scale));
+  if (!s.controls.empty()) {
+    std::string list;
+    for (const std::string& k : s.controls) list += (list.empty() ? "" : ",") + k;
+    out.emplace_back("controls", list);
+  }
+  if (s.hide_buttons) out.emplace_back("hide", "buttons");
   if ((ViewDemo(s.view) == 1 || s.view == View::Roofline || s.view == View::Timeline) && s.kernel >= 0)
     out.emplace_back("kernel", std::to_string(s.kernel));
   return out;

@@ -52,6 +52,11 @@ struct Settings {
   Workload layer_workload = Workload::Default(2);
   int partition = 2;  // demos 2 and 3: the partition whose kernels are charted
   int kernel = -1;    // demo 1: the selected kernel, -1 for none
+  // For slides: every text and widget ×scale; the numbers shown as inputs
+  // above an embedded view; the export buttons hidden.
+  double scale = 1;
+  std::vector<std::string> controls;
+  bool hide_buttons = false;
   bool operator==(const Settings&) const = default;
 };
 
@@ -75,7 +80,10 @@ void ApplyConfig(Workload& w, const Pairs& pairs, Lang lang);
 // first. All or nothing: throws ConfigError naming the first invalid key.
 void ApplySettings(Settings& s, const Pairs& pairs);
 
-// True for the keys the page keeps (view, embed, partition, kernel).
+// The page's scale for slides: scale=0.75 to 3.
+inline constexpr double kMinScale = 0.75, kMaxScale = 3;
+
+// True for the keys the page keeps (view, embed, partition, kernel, scale, controls, hide).
 bool IsPageKey(std::string_view key);
 
 // The state as key=value pairs: every key needed to reproduce the view.

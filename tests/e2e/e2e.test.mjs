@@ -310,6 +310,29 @@ test("embed mode shows one view without the sidebar", async () => {
   assert.deepEqual(errors, []);
 });
 
+test("an embed for a slide: scale, chosen controls, no export buttons", async () => {
+  const query = "embed=1&view=decode&lang=en&controls=kv_len,batch&scale=1.5&hide=buttons";
+  const { page, errors } = await open(query, { width: 1280, height: 720 });
+  const state = await page.evaluate(() => fusionlab.getState());
+  assert.equal(state.scale, 1.5);
+  assert.equal(state.controls, "kv_len,batch");
+  assert.equal(state.hide, "buttons");
+  assert.equal((await page.evaluate(() => fusionlab.messages())).url_warning, "");
+  const widgets = (await page.evaluate(() => fusionlab.getExplain())).widgets;
+  assert.equal(widgets["phase_export.csv"], undefined, "the export buttons are hidden");
+  // The controls are drawn ×1.5 (in CSS pixels) and edit the view's configuration.
+  const plain = await open("embed=1&view=decode&lang=en&controls=kv_len,batch", { width: 1280, height: 720 });
+  const plainRect = (await plain.page.evaluate(() => fusionlab.getExplain())).widgets["input.kv_len"];
+  await plain.page.close();
+  const rect = widgets["input.kv_len"];
+  assert.ok(Math.abs(rect[3] / plainRect[3] - 1.5) < 0.1, `field heights ${rect[3]} and ${plainRect[3]}`);
+  assert.ok(await typeIntoInput(page, "batch", "8"));
+  assert.equal((await page.evaluate(() => fusionlab.getState())).batch, 8);
+  await page.screenshot({ path: `${artifacts}embed-controls-scale-en.png` });
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
 for (const view of ["kernels", "prefill", "decode", "ablation"])
   for (const lang of ["zh", "en"])
     test(`screenshot of ${view} (${lang}) is not blank`, async () => {
