@@ -1,6 +1,9 @@
 // The ablation switches of the partitioner, and our own Table 4.
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string>
+
 #include "core/ablation.h"
 #include "core/fusion.h"
 #include "core/pipeline.h"
@@ -73,4 +76,24 @@ TEST_CASE("our ablation has the paper's shape where the model allows it") {
   CHECK(all.prefill_speedup > 1.0);
   CHECK(neither.prefill_kernels > all.prefill_kernels);
   CHECK(neither.decode_bytes > all.decode_bytes);
+}
+
+TEST_CASE("every ablation row has a stable id apart from its label, the same in both languages") {
+  AnalysisConfig zh = AnalysisConfig::for_demo(4), en = zh;
+  en.lang = Lang::En;
+  const nlohmann::json a = analyze(zh), b = analyze(en);
+  for (const char* table : {"rows", "ours"}) {
+    const nlohmann::json& ra = std::string(table) == "rows" ? a["rows"] : a["ours"]["rows"];
+    const nlohmann::json& rb = std::string(table) == "rows" ? b["rows"] : b["ours"]["rows"];
+    REQUIRE(ra.size() == rb.size());
+    std::set<std::string> ids;
+    for (size_t i = 0; i < ra.size(); ++i) {
+      CHECK(ra[i]["id"] == rb[i]["id"]);
+      CHECK(ra[i]["setting"] != rb[i]["setting"]);
+      ids.insert(ra[i]["id"].get<std::string>());
+    }
+    CHECK(ids.size() == ra.size());
+  }
+  CHECK(a["rows"][8]["id"] == "no_fusion_no_inlining");
+  CHECK(a["ours"]["rows"][1]["id"] == "no_fusion");
 }

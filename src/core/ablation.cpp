@@ -10,20 +10,20 @@ namespace fl {
 namespace {
 
 std::vector<AblationEntry> settings() {
-  auto off = [](Text t, auto turn_off) {
-    AblationEntry e{t, {}};
+  auto off = [](std::string_view id, Text t, auto turn_off) {
+    AblationEntry e{id, t, {}};
     turn_off(e.switches);
     return e;
   };
   return {
-      off(Text::OurAll, [](AblationSwitches&) {}),
-      off(Text::OurNoFusion, [](AblationSwitches& s) { s.fusion = false; }),
-      off(Text::OurNoInlining, [](AblationSwitches& s) { s.inlining = false; }),
-      off(Text::OurNoEpilogues, [](AblationSwitches& s) { s.matmul_epilogues = false; }),
-      off(Text::OurNoAttention, [](AblationSwitches& s) { s.attention_matching = false; }),
-      off(Text::OurNoFolding, [](AblationSwitches& s) { s.weight_folding = false; }),
-      off(Text::OurNoCudaGraphs, [](AblationSwitches& s) { s.cuda_graphs = false; }),
-      off(Text::OurNoFusionInlining, [](AblationSwitches& s) { s.fusion = s.inlining = false; }),
+      off("all", Text::OurAll, [](AblationSwitches&) {}),
+      off("no_fusion", Text::OurNoFusion, [](AblationSwitches& s) { s.fusion = false; }),
+      off("no_inlining", Text::OurNoInlining, [](AblationSwitches& s) { s.inlining = false; }),
+      off("no_matmul_epilogues", Text::OurNoEpilogues, [](AblationSwitches& s) { s.matmul_epilogues = false; }),
+      off("no_attention_matching", Text::OurNoAttention, [](AblationSwitches& s) { s.attention_matching = false; }),
+      off("no_weight_folding", Text::OurNoFolding, [](AblationSwitches& s) { s.weight_folding = false; }),
+      off("no_cuda_graphs", Text::OurNoCudaGraphs, [](AblationSwitches& s) { s.cuda_graphs = false; }),
+      off("no_fusion_no_inlining", Text::OurNoFusionInlining, [](AblationSwitches& s) { s.fusion = s.inlining = false; }),
   };
 }
 

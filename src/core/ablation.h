@@ -4,6 +4,7 @@
 // by one), for the current model in prefill and in decode.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "core/analysis.h"
@@ -16,6 +17,7 @@ struct AblationSwitches {
 };
 
 struct AblationEntry {
+  std::string_view id;  // stable, for JSON and CSV readers: "no_fusion"
   Text setting;
   AblationSwitches switches;
   double prefill_speedup = 0, decode_speedup = 0;

@@ -34,11 +34,11 @@ BarChart ratio_chart(const AblationResult& r, bool training, float label_w, Lang
 }
 
 std::string ablation_csv(const AblationResult& r) {
-  std::string out = CsvRow({"table", "setting", "column_1", "column_2"});
+  std::string out = CsvRow({"table", "id", "setting", "column_1", "column_2"});
   for (const AblationRow& row : r.rows)
-    out += CsvRow({"paper", row.setting, fmt_exact(row.inference), fmt_exact(row.training)});
+    out += CsvRow({"paper", row.id, row.setting, fmt_exact(row.inference), fmt_exact(row.training)});
   for (const OurAblationRow& row : r.ours)
-    out += CsvRow({"ours", row.setting, fmt_exact(row.prefill), fmt_exact(row.decode)});
+    out += CsvRow({"ours", row.id, row.setting, fmt_exact(row.prefill), fmt_exact(row.decode)});
   return out;
 }
 

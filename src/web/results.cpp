@@ -143,7 +143,7 @@ AblationResult ParseAblation(json j) {
   r.source = j.at("source").get<std::string>();
   r.columns = strings(j.at("columns"));
   for (const json& row : j.at("rows"))
-    r.rows.push_back({row.at("setting").get<std::string>(), row.at("inference").get<double>(),
+    r.rows.push_back({row.at("id").get<std::string>(), row.at("setting").get<std::string>(), row.at("inference").get<double>(),
                       row.at("training").get<double>()});
   r.observations = observation_texts(j.at("observations"));
   if (j.contains("ours")) {
@@ -151,7 +151,8 @@ AblationResult ParseAblation(json j) {
     r.ours_title = o.value("title", std::string{});
     if (o.contains("columns")) r.ours_columns = strings(o["columns"]);
     for (const json& row : o.at("rows"))
-      r.ours.push_back({row.at("setting").get<std::string>(), row.at("prefill").get<double>(), row.at("decode").get<double>()});
+      r.ours.push_back({row.at("id").get<std::string>(), row.at("setting").get<std::string>(), row.at("prefill").get<double>(),
+                        row.at("decode").get<double>()});
   }
   r.raw = std::move(j);  // kept whole for export, moved: a whole model's is large
   return r;

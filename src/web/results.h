@@ -73,13 +73,13 @@ struct PhaseResult {
 };
 
 struct AblationRow {
-  std::string setting;
+  std::string id, setting;  // stable id, localized label
   double inference = 0, training = 0;  // geometric-mean speed-up over eager
 };
 
 // Demo 4's `ours`: our compiler's switches, speed-up over eager per phase.
 struct OurAblationRow {
-  std::string setting;
+  std::string id, setting;
   double prefill = 0, decode = 0;
 };
 

@@ -10,15 +10,22 @@ namespace fl::demos {
 namespace {
 
 struct AblationRow {
+  std::string_view id;  // stable, for JSON and CSV readers
   Text setting;
   double inference, training;
 };
 
 // Ansel et al., ASPLOS 2024, Table 4.
 constexpr AblationRow kPaperTable4[] = {
-    {Text::AblAll, 1.91, 1.45},        {Text::AblNoReorder, 1.91, 1.28},  {Text::AblNoTemplates, 1.85, 1.41},
-    {Text::AblNoFreezing, 1.85, 1.45}, {Text::AblNoPatterns, 1.83, 1.45}, {Text::AblNoCudaGraphs, 1.81, 1.37},
-    {Text::AblNoFusion, 1.68, 1.27},   {Text::AblNoInlining, 1.58, 1.31}, {Text::AblNoFusionInlining, 0.80, 0.59},
+    {"all", Text::AblAll, 1.91, 1.45},
+    {"no_loop_reordering", Text::AblNoReorder, 1.91, 1.28},
+    {"no_matmul_templates", Text::AblNoTemplates, 1.85, 1.41},
+    {"no_parameter_freezing", Text::AblNoFreezing, 1.85, 1.45},
+    {"no_pattern_matching", Text::AblNoPatterns, 1.83, 1.45},
+    {"no_cuda_graphs", Text::AblNoCudaGraphs, 1.81, 1.37},
+    {"no_fusion", Text::AblNoFusion, 1.68, 1.27},
+    {"no_inlining", Text::AblNoInlining, 1.58, 1.31},
+    {"no_fusion_no_inlining", Text::AblNoFusionInlining, 0.80, 0.59},
 };
 
 // Whether our compiler's ablation has the paper's shape: everything on is
@@ -46,7 +53,8 @@ json our_ablation(const AnalysisConfig& c) {
   for (const AblationEntry& e : run_ablation(c)) {
     std::string name = e.setting == Text::OurNoCudaGraphs ? tr(e.setting, L, {fmt_time(c.hw.launch), fmt_time(c.hw.graph_launch)})
                                                           : std::string(tr(e.setting, L));
-    rows.push_back({{"setting", name},
+    rows.push_back({{"id", e.id},
+                    {"setting", name},
                     {"prefill", e.prefill_speedup},
                     {"decode", e.decode_speedup},
                     {"prefill_kernels", e.prefill_kernels},
@@ -63,7 +71,7 @@ json ablation_demo(const AnalysisConfig& c) {
   Lang L = c.lang;
   json rows = json::array();
   for (const AblationRow& r : kPaperTable4)
-    rows.push_back({{"setting", tr(r.setting, L)}, {"inference", r.inference}, {"training", r.training}});
+    rows.push_back({{"id", r.id}, {"setting", tr(r.setting, L)}, {"inference", r.inference}, {"training", r.training}});
   const AblationRow &all = kPaperTable4[0], &no_graphs = kPaperTable4[5], &no_fusion = kPaperTable4[6],
                     &no_inline = kPaperTable4[7], &neither = kPaperTable4[8];
 
