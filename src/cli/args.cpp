@@ -38,6 +38,9 @@ model (default Llama-3.1-8B; demo 1: the small config 128, 8, 2, 16, 344 at T = 
   --d N  --heads N  --kv-heads N  --head-dim N  --ffn N     (override the model's layer)
   --layers one|all|N  one decoder layer (default), or the whole model: embedding, all
                       (or N) layers, final norm, LM head; tokens/s then comes from it
+  --model-layers N    the model's decoder layers (default: the model's; tokens/s counts them)
+  --vocab N           vocabulary size, for the embedding and the LM head (default: the model's)
+  --tied-embeddings 0|1  the LM head reuses the embedding table (default: the model's)
   --tokens T          prefill tokens per sequence (default 2048)
   --kv-len S          decode KV length (default 4096)
   --batch B           sequences (default 1)
@@ -46,6 +49,7 @@ model (default Llama-3.1-8B; demo 1: the small config 128, 8, 2, 16, 344 at T = 
 hardware (default H100):
   --hardware NAME     a100, h100, h200, b200, mi300x, l40s, rtx4090
   --matmul-tflops X  --other-tflops X  --bandwidth-tbs X  --launch-us X  --memory-gb X
+  --graph-launch-us X  fixed cost per kernel replayed from a CUDA Graph (ablation, timeline)
 )";
 }
 
