@@ -69,6 +69,11 @@ export async function pixelStats(page, png) {
   }, "data:image/png;base64," + png.toString("base64"));
 }
 
+// ImGui takes one key change per frame (a key's down and up, a character, the
+// next key: up to four frames for "6" then Enter), and applies a field the
+// frame after it loses focus: frames to wait after typing.
+export const kKeyFrames = 8;
+
 // Clicks the sidebar's input for `key` until the page reports it active
 // (a click can land before the canvas takes input), then types `text`
 // (the click selects the whole number, so `text` replaces it) and, unless
@@ -84,9 +89,20 @@ export async function typeIntoInput(page, key, text, { enter = true } = {}) {
     await page.keyboard.type(text);
     if (enter) {
       await page.keyboard.press("Enter");
-      await afterFrames(page, 3);
+      await afterFrames(page, kKeyFrames);
     }
     return true;
   }
   return false;
+}
+
+// The page's state once `ok(state)` holds, polled for up to `ms` (software
+// WebGL on a busy machine can take hundreds of ms a frame); the last state if never.
+export async function stateWhen(page, ok, ms = 8000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const state = await page.evaluate(() => fusionlab.getState());
+    if (ok(state) || Date.now() > until) return state;
+    await afterFrames(page, 1);
+  }
 }

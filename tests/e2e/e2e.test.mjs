@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { afterFrames, launch, openPage, pixelStats, typeIntoInput } from "./browser.mjs";
+import { afterFrames, kKeyFrames, launch, openPage, pixelStats, stateWhen, typeIntoInput } from "./browser.mjs";
 
 const base = process.env.FUSIONLAB_URL || "http://127.0.0.1:8000/";
 const cli = process.env.FUSIONLAB_CLI || new URL("../../build/native/fusionlab", import.meta.url).pathname;
@@ -156,13 +156,13 @@ test("a size the view does not use cannot be edited there", async () => {
   assert.equal(await typeIntoInput(page, "tokens", "99"), false, "T cannot be focused in decode");
   assert.equal((await state()).tokens, 2048);
   assert.ok(await typeIntoInput(page, "kv_len", "8192"));
-  assert.equal((await state()).kv_len, 8192, "S is editable in decode");
+  assert.equal((await stateWhen(page, (st) => st.kv_len === 8192)).kv_len, 8192, "S is editable in decode");
   await page.evaluate(() => fusionlab.setState({ view: "prefill" }));
   await afterFrames(page, 3);
   assert.equal(await typeIntoInput(page, "kv_len", "99"), false, "S cannot be focused in prefill");
   assert.equal((await state()).kv_len, 8192);
   assert.ok(await typeIntoInput(page, "tokens", "99"));
-  assert.equal((await state()).tokens, 99, "T is editable in prefill");
+  assert.equal((await stateWhen(page, (st) => st.tokens === 99)).tokens, 99, "T is editable in prefill");
   await page.close();
   assert.deepEqual(errors, []);
 });
@@ -178,14 +178,15 @@ test("a typed number is applied when complete; a refusal is shown under that fie
   const midway = await page.evaluate(() => [fusionlab.getState(), fusionlab.getExplain().input_error.message, location.search]);
   await page.keyboard.type("6");
   await page.keyboard.press("Enter");
-  await afterFrames(page, 3);
+  await afterFrames(page, kKeyFrames);
   assert.deepEqual(midway[0], before);
   assert.equal(midway[1], "");
   assert.equal(new URLSearchParams(midway[2]).get("heads"), null);
-  assert.equal((await state()).heads, 16);
+  assert.equal((await stateWhen(page, (st) => st.heads === 16)).heads, 16);
   assert.deepEqual(await inputError(), { field: "", message: "" });
   // 12 heads over 8 KV heads: refused, under H, named as the sidebar names it; the link keeps 16.
   assert.ok(await typeIntoInput(page, "heads", "12"));
+  for (let i = 0; i < 40 && !(await inputError()).message; i++) await afterFrames(page, 1);
   const refused = await inputError();
   assert.equal(refused.field, "heads");
   assert.match(refused.message, /H: query heads/);
@@ -196,7 +197,7 @@ test("a typed number is applied when complete; a refusal is shown under that fie
   assert.ok(await typeIntoInput(page, "heads", "64", { enter: false }));
   await page.waitForTimeout(2000);
   await afterFrames(page, 2);
-  assert.equal((await state()).heads, 64);
+  assert.equal((await stateWhen(page, (st) => st.heads === 64)).heads, 64);
   await page.close();
   assert.deepEqual(errors, []);
 });
@@ -327,7 +328,7 @@ test("an embed for a slide: scale, chosen controls, no export buttons", async ()
   const rect = widgets["input.kv_len"];
   assert.ok(Math.abs(rect[3] / plainRect[3] - 1.5) < 0.1, `field heights ${rect[3]} and ${plainRect[3]}`);
   assert.ok(await typeIntoInput(page, "batch", "8"));
-  assert.equal((await page.evaluate(() => fusionlab.getState())).batch, 8);
+  assert.equal((await stateWhen(page, (st) => st.batch === 8)).batch, 8);
   await page.screenshot({ path: `${artifacts}embed-controls-scale-en.png` });
   await page.close();
   assert.deepEqual(errors, []);
