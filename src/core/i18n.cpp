@@ -11,7 +11,7 @@ struct Entry {
 constexpr Entry kTable[] = {
 #define FL_TEXT(id, zh, en) {zh, en},
 #include "core/text.inc"
-#include "web/ui_text.inc"
+#include "core/page_text.inc"
 #undef FL_TEXT
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(Text::Count));

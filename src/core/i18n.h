@@ -1,7 +1,8 @@
 // Every user-visible string, in Chinese (the lecture's language) and English.
 //
 // The table is one X-macro list split over two files: core/text.inc (CLI,
-// demos, observations) and web/ui_text.inc (the page's controls). Strings may
+// demos, observations) and core/page_text.inc (the page's controls,
+// kept in the core so that it includes nothing of the page). Strings may
 // hold {0}, {1}, ... placeholders, filled by format().
 #pragma once
 
@@ -19,7 +20,7 @@ constexpr std::string_view lang_key(Lang lang) { return lang == Lang::Zh ? "zh" 
 enum class Text {
 #define FL_TEXT(id, zh, en) id,
 #include "core/text.inc"
-#include "web/ui_text.inc"
+#include "core/page_text.inc"
 #undef FL_TEXT
   Count
 };
