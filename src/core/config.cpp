@@ -26,7 +26,10 @@ std::vector<std::string> cut_echoes(std::vector<std::string> args) {
 }  // namespace
 
 ConfigError::ConfigError(std::string f, Text t, std::vector<std::string> a)
-    : std::runtime_error(format(tr(t, Lang::En), cut_echoes(a))), field(std::move(f)), text(t), args(cut_echoes(std::move(a))) {}
+    : ConfigError(std::move(f), t, cut_echoes(std::move(a)), 0) {}
+
+ConfigError::ConfigError(std::string f, Text t, std::vector<std::string> cut, int)
+    : std::runtime_error(format(tr(t, Lang::En), cut)), field(std::move(f)), text(t), args(std::move(cut)) {}
 
 std::string ConfigError::message(Lang lang) const { return format(tr(text, lang), args); }
 

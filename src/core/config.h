@@ -39,6 +39,9 @@ struct ConfigError : std::runtime_error {
   std::vector<std::string> args;
   ConfigError(std::string field, Text text, std::vector<std::string> args);
   std::string message(Lang lang) const;
+
+ private:
+  ConfigError(std::string field, Text text, std::vector<std::string> cut_args, int);  // args already cut
 };
 
 // The ranges every entry point (CLI, page, URL, JS API) enforces.
