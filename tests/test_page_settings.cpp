@@ -2,9 +2,12 @@
 // edits and URLs change the workload.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "core/presets.h"
 #include "core/units.h"
 #include "web/field_labels.h"
+#include "web/number_drag.h"
 #include "web/settings.h"
 
 using namespace fl;
@@ -257,4 +260,71 @@ TEST_CASE("an embed's scale, controls and hidden buttons survive its URL, and ba
     }
   }
   CHECK(s.scale == 1.5);  // all or nothing: a refused value changes nothing
+}
+
+TEST_CASE("a drag scales sizes and rates, adds to fixed costs, within the core's range", "[page][drag]") {
+  const NumberRange& tokens = *find_number_range("tokens");
+  CHECK(DraggedValue(tokens, 2048, 0, false) == 2048);
+  CHECK(DraggedValue(tokens, 2048, kPxPerDoubling, false) == 4096);
+  CHECK(DraggedValue(tokens, 2048, -kPxPerDoubling, false) == 1024);
+  CHECK(DraggedValue(tokens, 2048, 0.5 * kPxPerDoubling, false) == std::round(2048 * std::sqrt(2.0)));
+  CHECK(DraggedValue(tokens, 2048, 1e5, false) == Limits::kMaxTokens);
+  CHECK(DraggedValue(tokens, 2048, -1e5, false) == 1);
+  CHECK(DraggedValue(tokens, 2048, 0.4 * kPxPerDoubling, true) == 2048);  // snapped: powers of two
+  CHECK(DraggedValue(tokens, 2048, 0.6 * kPxPerDoubling, true) == 4096);
+  CHECK(DraggedValue(tokens, 2800, 0, true) == 2048);  // nearest in log2: 2^11.45
+
+  const NumberRange& bandwidth = *find_number_range("bandwidth_tbs");
+  CHECK(DraggedValue(bandwidth, 3.35, kPxPerDoubling, false) == Approx(6.7));
+  CHECK(NumberText(bandwidth, DraggedValue(bandwidth, 3.35, 7, false)) == "4.1");  // three significant digits
+
+  const NumberRange& launch = *find_number_range("launch_us");
+  REQUIRE(Additive(launch));
+  CHECK(DraggedValue(launch, 4, 20, false) == Approx(5));
+  CHECK(DraggedValue(launch, 4, -1000, false) == 0);
+  CHECK(DraggedValue(launch, 4, 13, true) == 5);  // 4.65: whole microseconds
+  CHECK(NumberText(launch, DraggedValue(launch, 4, 3, false)) == "4.2");
+}
+
+TEST_CASE("arrow keys double and halve a size, and step a fixed cost", "[page][drag]") {
+  const NumberRange& batch = *find_number_range("batch");
+  CHECK(SteppedValue(batch, 8, +1) == 16);
+  CHECK(SteppedValue(batch, 8, -1) == 4);
+  CHECK(SteppedValue(batch, 1, -1) == 1);
+  CHECK(SteppedValue(batch, 1, +1) == 2);
+  CHECK(SteppedValue(batch, 3, -1) == 2);
+  CHECK(SteppedValue(batch, Limits::kMaxBatch, +1) == Limits::kMaxBatch);
+  const NumberRange& launch = *find_number_range("launch_us");
+  CHECK(SteppedValue(launch, 4, +1) == Approx(4.5));
+  CHECK(SteppedValue(launch, 0, -1) == 0);
+  CHECK(NumberText(batch, 16) == "16");
+}
+
+TEST_CASE("a number resets to the preset last chosen, which is named again", "[page][reset]") {
+  Workload w = Workload::Default(2);
+  CHECK(w.PresetValue("tokens") == w.Value("tokens"));
+  ApplyConfig(w, {{"model", "llama-3.1-70b"}, {"hardware", "b200"}}, Lang::En);
+  const Workload chosen = w;
+  ApplyConfig(w, {{"ffn", "20480"}}, Lang::En);
+  REQUIRE(w.config.model_key == "custom");
+  CHECK(w.PresetValue("ffn") == "28672");
+  CHECK(ResetPairs(w, "ffn") == Pairs{{"model", "llama-3.1-70b"}});
+  ApplyConfig(w, ResetPairs(w, "ffn"), Lang::En);
+  CHECK(w.config.model_key == "llama-3.1-70b");
+  CHECK(w.pairs == chosen.pairs);
+
+  // Two numbers edited: resetting one leaves the other, and the model custom.
+  ApplyConfig(w, {{"ffn", "20480"}}, Lang::En);
+  ApplyConfig(w, {{"d", "4096"}}, Lang::En);
+  CHECK(ResetPairs(w, "ffn") == Pairs{{"ffn", "28672"}});
+  ApplyConfig(w, ResetPairs(w, "ffn"), Lang::En);
+  CHECK(w.Value("d") == "4096");
+  CHECK(w.config.model_key == "custom");
+
+  ApplyConfig(w, {{"launch_us", "2"}}, Lang::En);
+  REQUIRE(w.config.hardware_key == "custom");
+  CHECK(w.PresetValue("launch_us") == fmt_number(find_hardware("b200")->hw.launch * 1e6));
+  CHECK(ResetPairs(w, "launch_us") == Pairs{{"hardware", "b200"}});
+  ApplyConfig(w, {{"tokens", "77"}}, Lang::En);
+  CHECK(ResetPairs(w, "tokens") == Pairs{{"tokens", Workload::Default(2).Value("tokens")}});
 }

@@ -54,17 +54,38 @@ void validate(const LayerCfg& c) {
 
 void validate_tokens(const char* field, int64_t value, int64_t max) { check_range(field, value, max); }
 
+namespace {
+constexpr auto kInt = [](std::string_view key, int64_t max) { return NumberRange{key, 1, static_cast<double>(max), true}; };
+constexpr NumberRange kNumberRanges[] = {
+    kInt("d", Limits::kMaxHidden),        kInt("heads", Limits::kMaxHeads),       kInt("kv_heads", Limits::kMaxHeads),
+    kInt("head_dim", Limits::kMaxHeadDim), kInt("ffn", Limits::kMaxFfn),           kInt("model_layers", Limits::kMaxLayers),
+    kInt("vocab", Limits::kMaxVocab),      kInt("tokens", Limits::kMaxTokens),     kInt("kv_len", Limits::kMaxKvLen),
+    kInt("batch", Limits::kMaxBatch),
+    {"matmul_tflops", 0.1, 1e5, false},    {"other_tflops", 0.1, 1e5, false},      {"bandwidth_tbs", 0.01, 1e3, false},
+    {"memory_gb", 0.1, 1e5, false},        {"launch_us", 0, 1e4, false},           {"graph_launch_us", 0, 1e4, false},
+};
+}  // namespace
+
+std::span<const NumberRange> number_ranges() { return kNumberRanges; }
+
+const NumberRange* find_number_range(std::string_view key) {
+  for (const NumberRange& r : kNumberRanges)
+    if (r.key == key) return &r;
+  return nullptr;
+}
+
 void validate(const Hardware& hw) {
-  auto check = [](const char* field, double v, double lo, double hi) {
-    if (!std::isfinite(v) || v < lo || v > hi)
-      throw ConfigError(field, Text::ErrRangeReal, {field, fmt_number(v), fmt_number(lo), fmt_number(hi)});
+  auto check = [](const char* field, double v) {
+    const NumberRange& r = *find_number_range(field);
+    if (!std::isfinite(v) || v < r.lo || v > r.hi)
+      throw ConfigError(field, Text::ErrRangeReal, {field, fmt_number(v), fmt_number(r.lo), fmt_number(r.hi)});
   };
-  check("matmul_tflops", hw.matmul_flops / 1e12, 0.1, 1e5);
-  check("other_tflops", hw.other_flops / 1e12, 0.1, 1e5);
-  check("bandwidth_tbs", hw.bandwidth / 1e12, 0.01, 1e3);
-  check("launch_us", hw.launch * 1e6, 0, 1e4);
-  check("memory_gb", hw.memory / 1e9, 0.1, 1e5);
-  check("graph_launch_us", hw.graph_launch * 1e6, 0, 1e4);
+  check("matmul_tflops", hw.matmul_flops / 1e12);
+  check("other_tflops", hw.other_flops / 1e12);
+  check("bandwidth_tbs", hw.bandwidth / 1e12);
+  check("launch_us", hw.launch * 1e6);
+  check("memory_gb", hw.memory / 1e9);
+  check("graph_launch_us", hw.graph_launch * 1e6);
 }
 
 }  // namespace fl

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/i18n.h"
@@ -56,6 +58,17 @@ struct Limits {
   static constexpr int64_t kMaxLayers = 256;      // whole models
   static constexpr int64_t kMaxVocab = 1048576;
 };
+
+// The range of one numeric setting, by its key (the CLI's option name). Sizes
+// and counts are integers from 1; rates and costs are reals in the key's unit
+// (TFLOP/s, TB/s, GB, µs), the fixed costs from 0.
+struct NumberRange {
+  std::string_view key;
+  double lo, hi;
+  bool integer;
+};
+std::span<const NumberRange> number_ranges();
+const NumberRange* find_number_range(std::string_view key);  // nullptr for a key that is not a number
 
 void validate(const LayerCfg& cfg);
 void validate_tokens(const char* field, int64_t value, int64_t max);

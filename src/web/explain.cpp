@@ -162,6 +162,8 @@ void RecordWidget(const std::string& name) {
   RecordRect(name, a, ImVec2(b.x - a.x, b.y - a.y));
 }
 
+void ForgetWidget(const std::string& name) { g_widgets.erase(name); }
+
 void RecordShown(const std::string& name, double value) { g_shown[name] = value; }
 
 void RecordActiveInput(const std::string& key) { g_active_input = key; }

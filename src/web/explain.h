@@ -53,6 +53,7 @@ bool ExplainDecode(const Settings& s);
 
 // A widget's screen rectangle (CSS pixels), recorded so tests can click it.
 void RecordWidget(const std::string& name);
+void ForgetWidget(const std::string& name);  // a widget no longer drawn
 void RecordRect(const std::string& name, ImVec2 min, ImVec2 size);
 // The sidebar input being typed into ("" for none), recorded each frame: getExplain().active_input.
 void RecordActiveInput(const std::string& key);

@@ -12,6 +12,8 @@
 #include "core/presets.h"
 #include "web/explain.h"
 #include "web/field_labels.h"
+#include "web/number_drag.h"
+#include "web/number_field.h"
 #include "web/panels.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -61,42 +63,60 @@ Phases shown_phases(const Settings& s) {
   }
 }
 
-// A number as text, applied when it is complete: on Enter, when the field
-// loses focus, or after a short pause in typing, so that "16" typed into H is
-// never applied as "1". While the field is active ImGui keeps the text; what
-// the user typed is sent as it is, and the core parses it.
-// A number the view does not use (T in decode, S in prefill) is disabled, with a note saying why.
+// The value of `key` nearest to `wanted` that the core accepts (heads a
+// multiple of KV heads, an even head dim, ...), found by trying integers
+// outward from it; reals have only their range. When none near is accepted
+// (another field is wrong), `wanted` itself, and the core says why.
+double nearest_accepted(const Workload& w, const char* key, const NumberRange& range, double wanted, int direction) {
+  if (!range.integer) return wanted;
+  auto accepted = [&](double v) {
+    if (v < range.lo || v > range.hi) return false;
+    Workload probe = w;
+    try {
+      ApplyConfig(probe, {{key, NumberText(range, v)}}, w.config.lang);
+      return true;
+    } catch (const ConfigError&) {
+      return false;
+    }
+  };
+  constexpr int kSearch = 64;
+  for (int distance = 0; distance <= kSearch; ++distance)
+    for (int side : {direction, -direction})
+      if (accepted(wanted + side * distance)) return wanted + side * distance;
+  return wanted;
+}
+
+// A number: dragged, stepped or typed (NumberField), with a button that
+// resets it to its preset value. A number the view does not use (T in
+// decode, S in prefill) is disabled, with a note saying why.
 void number_input(State& state, const Workload& w, const char* key, const InputError& error) {
   const Phases phases = shown_phases(state.settings);
   const Lang lang = state.settings.lang;
   const char* unused = std::string_view(key) == "tokens" && phases == Phases::Decode   ? Tx(Text::UiUnusedInDecode, lang)
                        : std::string_view(key) == "kv_len" && phases == Phases::Prefill ? Tx(Text::UiUnusedInPrefill, lang)
                                                                                         : nullptr;
-  constexpr double kPauseS = 1.0;
-  struct Draft {
-    std::string key, text;
-    double edited_at = 0;
-  };
-  static Draft draft;  // the one field being typed into
+  const NumberRange& range = *find_number_range(key);
   ImGui::BeginDisabled(unused != nullptr);
-  labelled(FieldLabel(key, state.settings.lang), key, error, [&] {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%s", w.Value(key).c_str());
-    // While active, ImGui reports its text as changed on every frame that our
-    // buffer (the applied value) differs from it: a keystroke is a new text.
-    if (ImGui::InputText((std::string("##") + key).c_str(), buf, sizeof buf,
-                         ImGuiInputTextFlags_CharsScientific | ImGuiInputTextFlags_AutoSelectAll) &&
-        (draft.key != key || draft.text != buf))
-      draft = {key, buf, ImGui::GetTime()};
+  labelled(FieldLabel(key, lang), key, error, [&] {
+    const std::string value = w.Value(key), preset = w.PresetValue(key);
+    const float reset_w = ImGui::GetFrameHeight();
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - reset_w - ImGui::GetStyle().ItemInnerSpacing.x);
+    const auto edit = NumberField(key, range, value, [&](double wanted, int direction) {
+      return nearest_accepted(w, key, range, wanted, direction);
+    });
     RecordWidget(std::string("input.") + key);
     if (ImGui::IsItemActive()) RecordActiveInput(key);
-    if (draft.key != key) return;
-    const bool done = ImGui::IsItemDeactivated();
-    const bool paused = ImGui::IsItemActive() && ImGui::GetTime() - draft.edited_at >= kPauseS;
-    if (!done && !paused) return;
-    if (draft.text != w.Value(key)) EditConfig(state, {{key, draft.text}});
-    if (done) draft = {};
-    else draft.edited_at = 1e300;  // applied: wait for the next keystroke
+    ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+    if (value != preset) {
+      const bool reset = ResetButton((std::string("reset##") + key).c_str());
+      RecordWidget(std::string("reset.") + key);
+      tooltip(tr(Text::UiResetTip, lang, {preset}));
+      if (reset) EditConfig(state, ResetPairs(w, key));
+    } else {
+      ImGui::Dummy(ImVec2(reset_w, ImGui::GetFrameHeight()));
+      ForgetWidget(std::string("reset.") + key);
+    }
+    if (edit) EditConfig(state, {{key, *edit}});
   });
   ImGui::EndDisabled();
   if (unused) TextMuted(unused);
@@ -197,6 +217,7 @@ void DrawConfigPanel(State& state) {
   const Workload& w = ActiveWorkload(s);
   const InputError error = ActiveError(state);  // a copy: inputs may change it
   SectionHeading(Tx(Text::UiModelFor, lang));
+  TextMuted(Tx(Text::UiNumberHint, lang));
   draw_model_inputs(state, w, error, lang);
   SectionHeading(Tx(Text::UiHardware, lang));
   draw_hardware_inputs(state, w, error, lang);

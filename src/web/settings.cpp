@@ -232,6 +232,8 @@ Workload Workload::Default(int demo) {
   w.demo = demo;
   w.config = AnalysisConfig::for_demo(demo);
   w.pairs = canonical(w.config);
+  w.base_model = w.config.model_key;
+  w.base_hardware = w.config.hardware_key;
   return w;
 }
 
@@ -243,6 +245,31 @@ std::string Workload::Value(std::string_view key) const {
 Workload& ActiveWorkload(Settings& s) { return ViewDemo(s.view) == 1 ? s.kernels_workload : s.layer_workload; }
 
 const Workload& ActiveWorkload(const Settings& s) { return ActiveWorkload(const_cast<Settings&>(s)); }
+
+std::string Workload::PresetValue(std::string_view key) const {
+  AnalysisConfig preset = AnalysisConfig::for_demo(demo);
+  preset.use_model(base_model);
+  preset.use_hardware(base_hardware);
+  return value_of(all_values_of(preset), key);
+}
+
+Pairs ResetPairs(const Workload& w, std::string_view key) {
+  const Pairs reset{{std::string(key), w.PresetValue(key)}};
+  Workload after = w;
+  try {
+    ApplyConfig(after, reset, w.config.lang);
+  } catch (const ConfigError&) {
+    return reset;  // the core names what else is wrong
+  }
+  auto all_equal = [&](const auto& keys) {
+    return std::all_of(std::begin(keys), std::end(keys), [&](std::string_view k) { return after.Value(k) == w.PresetValue(k); });
+  };
+  if (one_of(key, kModelKeys) && after.config.model_key == "custom" && all_equal(kModelKeys))
+    return {{"model", w.base_model}};
+  if (one_of(key, kHardwareKeys) && after.config.hardware_key == "custom" && all_equal(kHardwareKeys))
+    return {{"hardware", w.base_hardware}};
+  return reset;
+}
 
 AnalysisConfig MakeAnalysisConfig(const Settings& s, int demo) {
   AnalysisConfig cfg = (demo == 1 ? s.kernels_workload : s.layer_workload).config;
@@ -263,6 +290,8 @@ void ApplyConfig(Workload& w, const Pairs& pairs, Lang lang) {
     c.lang = lang;
     w.config = std::move(c);
     w.pairs = canonical(w.config);
+    if (w.config.model_key != "custom") w.base_model = w.config.model_key;
+    if (w.config.hardware_key != "custom") w.base_hardware = w.config.hardware_key;
   } catch (const ConfigError&) {
     w.pairs = std::move(merged);
     throw;

@@ -37,12 +37,21 @@ struct Workload {
   int demo = 2;         // the demo whose defaults the pairs override (1 or 2)
   Pairs pairs;          // as entered, without demo and lang; canonical when valid
   AnalysisConfig config;  // the last valid configuration (lang: the page's)
+  // The presets last chosen (a link's custom numbers: the demo's): what an
+  // edited number resets to.
+  std::string base_model, base_hardware;
   bool operator==(const Workload& o) const { return demo == o.demo && pairs == o.pairs; }
 
   static Workload Default(int demo);
   // The value shown for `key`: the entered one, else the valid config's.
   std::string Value(std::string_view key) const;
+  // The value `key` resets to: the base preset's number, else the demo's default.
+  std::string PresetValue(std::string_view key) const;
 };
+
+// The pairs that reset `key` to its preset value; the preset itself when that
+// makes every number of it the preset's again (so it is named, not custom).
+Pairs ResetPairs(const Workload& w, std::string_view key);
 
 struct Settings {
   View view = View::Kernels;

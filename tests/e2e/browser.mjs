@@ -96,6 +96,27 @@ export async function typeIntoInput(page, key, text, { enter = true } = {}) {
   return false;
 }
 
+// Drags the sidebar's input for `key` sideways by `dx` CSS px in `steps`
+// moves, a frame apart (Shift held if `shift`); calls `during(state)` after
+// each move. Returns false when the page has no such input.
+export async function dragInput(page, key, dx, { steps = 8, shift = false, during = async () => {} } = {}) {
+  const r = (await page.evaluate(() => window.fusionlab.getExplain())).widgets[`input.${key}`];
+  if (!r) return false;
+  const [x, y] = [r[0] + r[2] / 2, r[1] + r[3] / 2];
+  await page.mouse.move(x, y);
+  if (shift) await page.keyboard.down("Shift");
+  await page.mouse.down();
+  for (let i = 1; i <= steps; i++) {
+    await page.mouse.move(x + (dx * i) / steps, y);
+    await afterFrames(page, 2);
+    await during(await page.evaluate(() => window.fusionlab.getState()));
+  }
+  await page.mouse.up();
+  if (shift) await page.keyboard.up("Shift");
+  await afterFrames(page, 3);
+  return true;
+}
+
 // The page's state once `ok(state)` holds, polled for up to `ms` (software
 // WebGL on a busy machine can take hundreds of ms a frame); the last state if never.
 export async function stateWhen(page, ok, ms = 8000) {

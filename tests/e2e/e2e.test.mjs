@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { afterFrames, kKeyFrames, launch, openPage, pixelStats, stateWhen, typeIntoInput } from "./browser.mjs";
+import { afterFrames, dragInput, kKeyFrames, launch, openPage, pixelStats, stateWhen, typeIntoInput } from "./browser.mjs";
 
 const base = process.env.FUSIONLAB_URL || "http://127.0.0.1:8000/";
 const cli = process.env.FUSIONLAB_CLI || new URL("../../build/native/fusionlab", import.meta.url).pathname;
@@ -198,6 +198,49 @@ test("a typed number is applied when complete; a refusal is shown under that fie
   await page.waitForTimeout(2000);
   await afterFrames(page, 2);
   assert.equal((await stateWhen(page, (st) => st.heads === 64)).heads, 64);
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test("a number follows the hand: dragged, snapped, stepped by arrow keys, reset to its preset", async () => {
+  const { page, errors } = await open("view=prefill&lang=en&model=llama-3.1-70b&hardware=b200");
+  const explain = () => page.evaluate(() => fusionlab.getExplain());
+  // Two doublings to the right: T follows every frame, upwards only, to 4 × 2048.
+  const seen = [];
+  assert.ok(await dragInput(page, "tokens", 48, { during: async (st) => seen.push(st.tokens) }));
+  assert.ok(seen.every((t, i) => i === 0 || t >= seen[i - 1]), `T rose monotonically: ${seen}`);
+  assert.ok(new Set(seen).size >= 3, `the view followed the drag: ${seen}`);
+  assert.equal((await stateWhen(page, (st) => st.tokens === 8192)).tokens, 8192);
+  assert.equal(new URL(page.url()).searchParams.get("tokens"), "8192");
+  // Shift: powers of two only.
+  const snapped = [];
+  assert.ok(await dragInput(page, "tokens", -30, { shift: true, during: async (st) => snapped.push(st.tokens) }));
+  assert.ok(snapped.every((t) => Number.isInteger(Math.log2(t))), `powers of two: ${snapped}`);
+  // Heads pass only through values the core accepts (multiples of 8 KV heads): never an error.
+  const heads = [];
+  assert.ok(await dragInput(page, "heads", 20, { during: async (st) => heads.push(st.heads ?? 64) }));  // 64: the preset's
+  assert.ok(heads.every((h) => h % 8 === 0), `multiples of the KV heads: ${heads}`);
+  assert.ok(heads.at(-1) > 64);
+  assert.deepEqual((await explain()).input_error, { field: "", message: "" });
+  let state = await page.evaluate(() => fusionlab.getState());
+  assert.equal(state.model, undefined, "an edited preset is custom");
+  assert.equal(state.d, 8192, "and keeps the preset's other numbers");
+  // ↑ while typing doubles, applied at once.
+  assert.ok(await typeIntoInput(page, "batch", "3", { enter: false }));
+  // Held for one frame: ImGui 1.86 reads keys as down or up once a frame.
+  await page.keyboard.down("ArrowUp");
+  await afterFrames(page, 1);
+  await page.keyboard.up("ArrowUp");
+  assert.equal((await stateWhen(page, (st) => st.batch === 6)).batch, 6);
+  await page.keyboard.press("Escape");
+  // The reset button beside H returns the model to Llama-3.1-70B, named again.
+  const reset = (await explain()).widgets["reset.heads"];
+  assert.ok(reset, "an edited number has a reset button");
+  await page.mouse.click(reset[0] + reset[2] / 2, reset[1] + reset[3] / 2);
+  state = await stateWhen(page, (st) => st.model === "llama-3.1-70b");
+  assert.equal(state.model, "llama-3.1-70b");
+  assert.equal(state.hardware, "b200");
+  assert.equal((await explain()).widgets["reset.heads"], undefined, "no reset once it is the preset's");
   await page.close();
   assert.deepEqual(errors, []);
 });

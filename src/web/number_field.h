@@ -1,0 +1,32 @@
+// [SECTION] A number that follows the hand.
+//
+// Drag sideways to change it (sizes and rates scale, fixed costs add; Shift
+// snaps to powers of two); click without dragging, Ctrl+click, double-click
+// or Tab to type it, applied when complete (Enter, leaving the field, or a
+// pause of 1 s); ↑/↓ while typing step it (double, halve). Every value a drag
+// or step asks for passes through `nearest_accepted` first, so a drag moves
+// only between values the configuration accepts.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "core/config.h"
+
+namespace fl::web {
+
+// The value nearest to `wanted` that the configuration accepts, searched in
+// `direction` (+1, -1) first.
+using NearestAccepted = std::function<double(double wanted, int direction)>;
+
+// Draws the field for `key` (ImGui ID "##key") showing `value`; returns the
+// text to apply when the user changed it: typed text as it is (the core
+// parses it), a dragged or stepped value as the core writes it.
+std::optional<std::string> NumberField(const char* key, const NumberRange& range, const std::string& value,
+                                       const NearestAccepted& nearest_accepted);
+
+// A square button of the frame's height drawn as a circular arrow: reset.
+bool ResetButton(const char* id);
+
+}  // namespace fl::web
