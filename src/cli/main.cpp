@@ -12,6 +12,7 @@
 #include "core/model.h"
 #include "core/partitions.h"
 #include "core/pipeline.h"
+#include "core/crossings.h"
 #include "core/sweep.h"
 #include "core/units.h"
 
@@ -118,7 +119,9 @@ int print_sweep(const Options& o) {
     for (const GraphCost& g : p.partitions) row.push_back(fmt_time(g.t_total));
     rows.push_back(std::move(row));
   }
-  std::cout << render_table(columns, rows) << "\n" << T(Text::RooflineNote, o.lang) << "\n";
+  std::cout << render_table(columns, rows) << "\n";
+  for (const Crossing& c : crossings(s)) std::cout << crossing_sentence(c, s.key, o.lang, s.hw) << "\n";
+  std::cout << T(Text::RooflineNote, o.lang) << "\n";
   return 0;
 }
 

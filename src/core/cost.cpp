@@ -25,4 +25,14 @@ GraphCost graph_cost(const std::vector<Kernel>& kernels, const Hardware& hw) {
   return c;
 }
 
+MatmulTimes matmul_times(const std::vector<Kernel>& kernels, const Hardware& hw) {
+  MatmulTimes m;
+  for (const Kernel& k : kernels)
+    if (k.kind == KernelKind::MatMul) {
+      m.compute += compute_time(k, hw);
+      m.memory += memory_time(k, hw);
+    }
+  return m;
+}
+
 }  // namespace fl

@@ -26,4 +26,12 @@ struct GraphCost {
 
 GraphCost graph_cost(const std::vector<Kernel>& kernels, const Hardware& hw = kH100);
 
+// The matmul kernels' summed compute and memory times: compute > memory
+// once they sit right of the ridge point, compute-bound.
+struct MatmulTimes {
+  double compute = 0;
+  double memory = 0;
+};
+MatmulTimes matmul_times(const std::vector<Kernel>& kernels, const Hardware& hw);
+
 }  // namespace fl

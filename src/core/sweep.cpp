@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/crossings.h"
+
 namespace fl {
 
 std::string_view sweep_key_name(SweepKey k) {
@@ -59,14 +61,17 @@ Sweep sweep(const AnalysisConfig& c, const SweepRequest& r) {
   if ((decode && r.key == SweepKey::Tokens) || (!decode && r.key == SweepKey::KvLen))
     throw ConfigError("sweep", Text::ErrSweepUnused, {std::string(sweep_key_name(r.key)), decode ? "decode" : "prefill"});
   const int64_t to = r.to > 0 ? r.to : sweep_key_max(r.key);
-  Sweep out{r.key, decode, {}};
+  Sweep out{r.key, decode, c.hw, {}};
   for (int64_t v : log_spaced(r.from, to, r.points)) {
     AnalysisConfig point = c;
     field(point, r.key) = v;
     validate(point);
-    SweepPoint p{v, {}};
+    SweepPoint p{v, {}, {}};
     const std::vector<Partition> ps = four_partitions(point.traced_graph(decode), point.binding(), point.hw);
-    for (size_t i = 0; i < ps.size(); ++i) p.partitions[i] = ps[i].cost;
+    for (size_t i = 0; i < ps.size(); ++i) {
+      p.partitions[i] = ps[i].cost;
+      p.matmuls[i] = matmul_times(ps[i].kernels, point.hw);
+    }
     out.points.push_back(p);
   }
   return out;
@@ -84,7 +89,13 @@ nlohmann::json sweep_json(const Sweep& s) {
     }
     points.push_back({{key, p.value}, {"partitions", std::move(parts)}});
   }
-  return {{"sweep", {{"key", key}, {"phase", s.decode ? "decode" : "prefill"}, {"points", std::move(points)}}}};
+  nlohmann::json found = nlohmann::json::array();
+  for (const Crossing& c : crossings(s))
+    found.push_back({{"id", crossing_key(c.kind)}, {"partition", partition_key(c.partition)}, {"value", c.value},
+                     {"rising", c.rising}});
+  return {{"sweep",
+           {{"key", key}, {"phase", s.decode ? "decode" : "prefill"}, {"points", std::move(points)},
+            {"crossings", std::move(found)}}}};
 }
 
 }  // namespace fl

@@ -29,11 +29,13 @@ struct SweepRequest {
 struct SweepPoint {
   int64_t value;                                      // of the swept key
   std::array<GraphCost, std::size(kAllPartitions)> partitions;  // in kAllPartitions' order
+  std::array<MatmulTimes, std::size(kAllPartitions)> matmuls;   // the same partitions' matmul kernels
 };
 
 struct Sweep {
   SweepKey key;
   bool decode;  // demo 3's phase, else demo 2's
+  Hardware hw;  // the GPU the points are costed on
   std::vector<SweepPoint> points;  // ascending values
 };
 
@@ -48,7 +50,8 @@ std::vector<int64_t> log_spaced(int64_t from, int64_t to, int points);
 Sweep sweep(const AnalysisConfig& c, const SweepRequest& request);
 
 // {"sweep": {"key", "phase", "points": [{<key>: v, "partitions": [{id, kernels, bytes, flops, t, overhead,
-// t_total}]}]}}: what `fusionlab --sweep --json` prints.
+// t_total}]}], "crossings": [{id, partition, value, rising}]}}: what `fusionlab --sweep --json` prints
+// (crossings: core/crossings.h).
 nlohmann::json sweep_json(const Sweep& s);
 
 }  // namespace fl
