@@ -44,7 +44,8 @@ std::vector<int64_t> log_spaced(int64_t from, int64_t to, int points) {
 
 namespace {
 
-int64_t& field(AnalysisConfig& c, SweepKey k) {
+template <class Config>  // AnalysisConfig, const or not
+auto& field_of(Config& c, SweepKey k) {
   switch (k) {
     case SweepKey::Tokens: return c.tokens;
     case SweepKey::KvLen: return c.kv_len;
@@ -55,25 +56,33 @@ int64_t& field(AnalysisConfig& c, SweepKey k) {
 
 }  // namespace
 
-Sweep sweep(const AnalysisConfig& c, const SweepRequest& r) {
+int64_t& swept_field(AnalysisConfig& c, SweepKey k) { return field_of(c, k); }
+int64_t swept_value(const AnalysisConfig& c, SweepKey k) { return field_of(c, k); }
+
+std::vector<int64_t> sweep_values(const AnalysisConfig& c, const SweepRequest& r) {
   const bool decode = c.demo == 3;
   if (c.demo != 2 && c.demo != 3) throw ConfigError("demo", Text::ErrSweepDemo, {std::to_string(c.demo)});
   if ((decode && r.key == SweepKey::Tokens) || (!decode && r.key == SweepKey::KvLen))
     throw ConfigError("sweep", Text::ErrSweepUnused, {std::string(sweep_key_name(r.key)), decode ? "decode" : "prefill"});
-  const int64_t to = r.to > 0 ? r.to : sweep_key_max(r.key);
-  Sweep out{r.key, decode, c.hw, {}};
-  for (int64_t v : log_spaced(r.from, to, r.points)) {
-    AnalysisConfig point = c;
-    field(point, r.key) = v;
-    validate(point);
-    SweepPoint p{v, {}, {}};
-    const std::vector<Partition> ps = four_partitions(point.traced_graph(decode), point.binding(), point.hw);
-    for (size_t i = 0; i < ps.size(); ++i) {
-      p.partitions[i] = ps[i].cost;
-      p.matmuls[i] = matmul_times(ps[i].kernels, point.hw);
-    }
-    out.points.push_back(p);
+  return log_spaced(r.from, r.to > 0 ? r.to : sweep_key_max(r.key), r.points);
+}
+
+SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value) {
+  AnalysisConfig point = c;
+  swept_field(point, key) = value;
+  validate(point);
+  SweepPoint p{value, {}, {}};
+  const std::vector<Partition> ps = four_partitions(point.traced_graph(c.demo == 3), point.binding(), point.hw);
+  for (size_t i = 0; i < ps.size(); ++i) {
+    p.partitions[i] = ps[i].cost;
+    p.matmuls[i] = matmul_times(ps[i].kernels, point.hw);
   }
+  return p;
+}
+
+Sweep sweep(const AnalysisConfig& c, const SweepRequest& r) {
+  Sweep out{r.key, c.demo == 3, c.hw, {}};
+  for (int64_t v : sweep_values(c, r)) out.points.push_back(sweep_point(c, r.key, v));
   return out;
 }
 

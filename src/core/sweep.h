@@ -17,6 +17,10 @@ inline constexpr SweepKey kSweepKeys[] = {SweepKey::Tokens, SweepKey::KvLen, Swe
 std::string_view sweep_key_name(SweepKey k);  // "tokens", "kv_len", "batch": the settings' keys
 int64_t sweep_key_max(SweepKey k);            // the key's largest valid value (config.h's Limits)
 
+// The configuration's field a key sweeps (c.tokens, c.kv_len, c.batch).
+int64_t& swept_field(AnalysisConfig& c, SweepKey k);
+int64_t swept_value(const AnalysisConfig& c, SweepKey k);
+
 inline constexpr int kMaxSweepPoints = 4096;
 
 struct SweepRequest {
@@ -48,6 +52,11 @@ std::vector<int64_t> log_spaced(int64_t from, int64_t to, int points);
 // ConfigError for a key the phase does not use (T in decode, S in prefill),
 // a bad range, or a point the configuration refuses.
 Sweep sweep(const AnalysisConfig& c, const SweepRequest& request);
+
+// The same in steps, for a caller that spreads the work over frames: the
+// values the request sweeps (checked as above), then one point at a time.
+std::vector<int64_t> sweep_values(const AnalysisConfig& c, const SweepRequest& request);
+SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value);
 
 // {"sweep": {"key", "phase", "points": [{<key>: v, "partitions": [{id, kernels, bytes, flops, t, overhead,
 // t_total}]}], "crossings": [{id, partition, value, rising}]}}: what `fusionlab --sweep --json` prints

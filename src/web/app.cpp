@@ -20,6 +20,7 @@ void draw_view(State& state) {
     case View::Passes: DrawPassesPanel(state); break;
     case View::Roofline: DrawRooflinePanel(state); break;
     case View::Timeline: DrawTimelinePanel(state); break;
+    case View::Sweep: DrawSweepPanel(state); break;
   }
 }
 
@@ -56,6 +57,7 @@ Text ViewTitle(View v) {
     case View::Passes: return Text::UiTabPasses;
     case View::Roofline: return Text::UiTabRoofline;
     case View::Timeline: return Text::UiTabTimeline;
+    case View::Sweep: return Text::UiTabSweep;
   }
   return Text::UiTabKernels;
 }

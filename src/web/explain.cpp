@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
+#include "core/sweep.h"
 #include "web/widgets.h"
 
 namespace fl::web {
@@ -63,6 +65,12 @@ bool apply_key(ExplainState& e, const std::string& key, const std::string& value
     e.arrows = parse_flag(value);
   } else if (key == "phase") {
     e.phase = value == "decode" ? 1 : value == "prefill" ? 0 : -1;
+  } else if (key == "sweep") {
+    e.sweep_key = -1;
+    for (size_t i = 0; i < std::size(kSweepKeys); ++i)
+      if (value == sweep_key_name(kSweepKeys[i])) e.sweep_key = static_cast<int>(i);
+  } else if (key == "measure") {
+    e.sweep_bytes = value == "bytes";
   } else {
     return false;
   }
@@ -134,10 +142,14 @@ std::vector<std::pair<std::string, std::string>> ExplainPairs(const Settings& s)
     out.emplace_back("stage", kStageKeys[e.stage]);
     if (e.node >= 0) out.emplace_back("node", std::to_string(e.node));
   }
-  if (s.view == View::Roofline || s.view == View::Timeline) {
+  if (s.view == View::Roofline || s.view == View::Timeline || s.view == View::Sweep) {
     if (e.phase >= 0) out.emplace_back("phase", e.phase ? "decode" : "prefill");
   }
   if (s.view == View::Roofline && e.arrows) out.emplace_back("arrows", "1");
+  if (s.view == View::Sweep) {
+    if (e.sweep_key >= 0) out.emplace_back("sweep", sweep_key_name(kSweepKeys[static_cast<size_t>(e.sweep_key)]));
+    if (e.sweep_bytes) out.emplace_back("measure", "bytes");
+  }
   if (s.view == View::Timeline) {
     if (e.graphs) out.emplace_back("graphs", "1");
     if (e.megakernel) out.emplace_back("mega", "1");
@@ -149,6 +161,17 @@ bool ExplainDecode(const Settings& s) {
   const int phase = Explain().phase;
   if (phase >= 0) return phase == 1;
   return s.view == View::Timeline;  // the timeline opens on decode: where launch overhead matters
+}
+
+Phases ShownPhases(const Settings& s) {
+  switch (s.view) {
+    case View::Prefill: return Phases::Prefill;
+    case View::Decode: return Phases::Decode;
+    case View::Roofline:
+    case View::Timeline:
+    case View::Sweep: return ExplainDecode(s) ? Phases::Decode : Phases::Prefill;
+    default: return Phases::Both;
+  }
 }
 
 void RecordRect(const std::string& name, ImVec2 min, ImVec2 size) {

@@ -32,12 +32,15 @@ struct ExplainState {
   bool graphs = false;      // timeline: CUDA Graphs (hw.graph_launch per kernel)
   bool megakernel = false;  // timeline: one launch for the whole layer
   bool arrows = false;      // roofline: arrows from each op alone to its fused kernel
-  int phase = -1;           // roofline/timeline: -1 the view's default, 0 prefill, 1 decode
+  int phase = -1;           // roofline/timeline/sweep: -1 the view's default, 0 prefill, 1 decode
+  int sweep_key = -1;       // sweep: index into kSweepKeys, -1 the phase's own size (T or S)
+  bool sweep_bytes = false; // sweep: HBM bytes instead of time
   // The graph view's camera: graph units to CSS pixels, and the offset.
   float zoom = 0, pan_x = 0, pan_y = 0;  // zoom 0: fit on the next frame
   bool operator==(const ExplainState& o) const {
     return stage == o.stage && node == o.node && graphs == o.graphs && megakernel == o.megakernel &&
-           arrows == o.arrows && phase == o.phase;
+           arrows == o.arrows && phase == o.phase && sweep_key == o.sweep_key &&
+           sweep_bytes == o.sweep_bytes;
   }
 };
 
@@ -48,8 +51,13 @@ std::string TakeExplainKeys(std::string_view query);
 // The explain keys worth keeping in the URL for the current view.
 std::vector<std::pair<std::string, std::string>> ExplainPairs(const Settings& s);
 
-// Whether the roofline/timeline show decode for this view.
+// Whether the roofline/timeline/sweep show decode for this view.
 bool ExplainDecode(const Settings& s);
+
+// Whether the view shows decode (S matters, T does not), prefill (the
+// reverse), or both (the ablation, demo 1's small layer).
+enum class Phases { Prefill, Decode, Both };
+Phases ShownPhases(const Settings& s);
 
 // A widget's screen rectangle (CSS pixels), recorded so tests can click it.
 void RecordWidget(const std::string& name);

@@ -50,19 +50,6 @@ void labelled(const char* label, const char* key, const InputError& error, F&& i
   if (refused) TextError(error.message);
 }
 
-// Whether the view shows decode (S matters, T does not), prefill (the
-// reverse), or both (the ablation, demo 1's small layer).
-enum class Phases { Prefill, Decode, Both };
-Phases shown_phases(const Settings& s) {
-  switch (s.view) {
-    case View::Prefill: return Phases::Prefill;
-    case View::Decode: return Phases::Decode;
-    case View::Roofline:
-    case View::Timeline: return ExplainDecode(s) ? Phases::Decode : Phases::Prefill;
-    default: return Phases::Both;
-  }
-}
-
 // The value of `key` nearest to `wanted` that the core accepts (heads a
 // multiple of KV heads, an even head dim, ...), found by trying integers
 // outward from it; reals have only their range. When none near is accepted
@@ -90,7 +77,7 @@ double nearest_accepted(const Workload& w, const char* key, const NumberRange& r
 // resets it to its preset value. A number the view does not use (T in
 // decode, S in prefill) is disabled, with a note saying why.
 void number_input(State& state, const Workload& w, const char* key, const InputError& error) {
-  const Phases phases = shown_phases(state.settings);
+  const Phases phases = ShownPhases(state.settings);
   const Lang lang = state.settings.lang;
   const char* unused = std::string_view(key) == "tokens" && phases == Phases::Decode   ? Tx(Text::UiUnusedInDecode, lang)
                        : std::string_view(key) == "kv_len" && phases == Phases::Prefill ? Tx(Text::UiUnusedInPrefill, lang)

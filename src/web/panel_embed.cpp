@@ -1,6 +1,7 @@
 // [SECTION] Embed mode: one slim line above the single view.
 #include <algorithm>
 
+#include "web/explain.h"
 #include "web/panels.h"
 #include "web/widgets.h"
 
@@ -22,8 +23,9 @@ void DrawEmbedStrip(State& state) {
   std::string line = std::string("Fusion Lab · ") + Tx(ViewTitle(s.view), lang);
   const Workload& w = ActiveWorkload(s);
   line += " · " + workload_summary(w);
-  if (s.view == View::Decode) line += " S=" + std::to_string(w.config.kv_len);
+  if (ShownPhases(s) == Phases::Decode) line += " S=" + std::to_string(w.config.kv_len);
   else line += " T=" + std::to_string(w.config.tokens);
+  if (ShownPhases(s) != Phases::Both && w.config.batch != 1) line += " B=" + std::to_string(w.config.batch);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(line.c_str());
   const char* toggle = Tx(Text::UiLanguage, lang);

@@ -22,12 +22,6 @@ namespace {
 
 constexpr ImGuiID kRooflineChart = 0x6A7A0002u;
 
-std::string pow10_label(int e) {
-  static const char* kPrefix[] = {"", "k", "M", "G", "T", "P", "E"};
-  if (e >= 0 && e < 21) return std::string(e % 3 == 0 ? "1" : e % 3 == 1 ? "10" : "100") + kPrefix[e / 3];
-  return "1e" + std::to_string(e);
-}
-
 }  // namespace
 
 std::string PartitionCsv(const PartitionRow& p) {
@@ -196,11 +190,11 @@ void DrawRooflinePanel(State& state) {
   const ImU32 muted = ImGui::ColorConvertFloat4ToU32(kMutedText);
   auto at = [&](float x, float y) { return ImVec2(origin.x + x, origin.y + y); };
   for (int d = static_cast<int>(ix0); d <= static_cast<int>(ix1); ++d) {
-    std::string t = d >= 0 ? pow10_label(d) : "1e" + std::to_string(d);
+    std::string t = DecadeLabel(d);
     draw->AddText(at(X(std::pow(10.0, d)) - ImGui::CalcTextSize(t.c_str()).x / 2, top + phh + 3), muted, t.c_str());
   }
   for (int d = static_cast<int>(iy0); d <= static_cast<int>(iy1); ++d) {
-    std::string t = pow10_label(d);
+    std::string t = DecadeLabel(d);
     draw->AddText(at(left - ImGui::CalcTextSize(t.c_str()).x - 5, Y(std::pow(10.0, d)) - line / 2), muted, t.c_str());
   }
   const std::string xl = Tx(Text::UiRooflineXAxis, lang);

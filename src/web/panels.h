@@ -19,6 +19,7 @@ void DrawPassesPanel(State& state);    // demo 1's stages: the pass timeline, ea
 void DrawGraphPanel(State& state, ImVec2 size);  // the shown stage's graph (pan, zoom, select)
 void DrawRooflinePanel(State& state);  // demos 2/3: each kernel of a partition on the roofline
 void DrawTimelinePanel(State& state);  // demos 2/3: a partition's kernels on a time axis
+void DrawSweepPanel(State& state);     // demos 2/3: the four partitions against T, S or the batch
 
 // The roofline's and timeline's prefill/decode and partition choosers; the phase shown.
 const PhaseResult& DrawPhaseChooser(State& state);

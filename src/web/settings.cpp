@@ -214,6 +214,7 @@ std::string_view ViewKey(View v) {
     case View::Passes: return "passes";
     case View::Roofline: return "roofline";
     case View::Timeline: return "timeline";
+    case View::Sweep: return "sweep";
   }
   return "";
 }
@@ -223,6 +224,7 @@ int ViewDemo(View v) {
     case View::Passes: return 1;
     case View::Roofline: return 2;
     case View::Timeline: return 3;
+    case View::Sweep: return 2;
     default: return static_cast<int>(v) + 1;
   }
 }

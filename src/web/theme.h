@@ -21,6 +21,9 @@ inline constexpr ImU32 kOverheadGrey = IM_COL32(205, 208, 214, 255);  // the tim
 inline constexpr ImU32 kChartAxis = IM_COL32(120, 126, 138, 255);
 inline constexpr ImU32 kChartReference = IM_COL32(200, 40, 40, 255);
 inline constexpr ImU32 kAccent = IM_COL32(52, 101, 164, 255);
+// One colour per partition, in kAllPartitions' order: eager, decomposed, fused, fused + FlashAttention.
+inline constexpr ImU32 kPartitionColors[] = {IM_COL32(110, 116, 128, 255), IM_COL32(214, 120, 40, 255),
+                                             IM_COL32(52, 101, 164, 255), IM_COL32(46, 150, 90, 255)};
 inline const ImVec4 kErrorText = ImVec4(0.80f, 0.10f, 0.10f, 1.0f);
 inline const ImVec4 kMutedText = ImVec4(0.40f, 0.42f, 0.47f, 1.0f);
 

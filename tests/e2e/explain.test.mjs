@@ -4,11 +4,13 @@
 // graph view's median frame time is printed and written to
 // artifacts/explain-frame-time.json.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { afterFrames, launch, openPage, pixelStats } from "./browser.mjs";
 
 const base = process.env.FUSIONLAB_URL || "http://127.0.0.1:8000/";
+const cli = process.env.FUSIONLAB_CLI || new URL("../../build/native/fusionlab", import.meta.url).pathname;
 const artifacts = new URL("./artifacts/", import.meta.url).pathname;
 mkdirSync(artifacts, { recursive: true });
 
@@ -211,6 +213,57 @@ test("every chart exports as PNG and the partition table as CSV", async () => {
   }
   assert.deepEqual(errors, []);
   await p.close();
+});
+
+// The sweep view's numbers once its points are all computed (they are spread over frames).
+async function sweepDone(page, ms = 20000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const shown = (await explain(page)).shown;
+    if ((shown.sweep_busy === 0 && shown.sweep_points > 0) || Date.now() > until) return shown;
+    await afterFrames(page, 2);
+  }
+}
+
+test("sweep: the page's crossings and JSON are the CLI's, dragging the swept size moves only the marker", async () => {
+  const { page, errors } = await open("view=sweep&lang=en&partition=fused_flash");
+  let shown = await sweepDone(page);
+  assert.equal(shown.sweep_points, 64);
+  const expected = JSON.parse(execFileSync(cli, ["--demo", "2", "--sweep", "tokens", "--json"], { encoding: "utf8" })).sweep;
+  const [download] = await Promise.all([page.waitForEvent("download"), click(page, "sweep_export.json")]);
+  assert.equal(download.suggestedFilename(), "fusionlab-sweep.json");
+  const exported = JSON.parse(readFileSync(await download.path(), "utf8")).sweep;
+  assert.equal(exported.points.length, expected.points.length);
+  exported.points.forEach((p, i) => {
+    assert.equal(p.tokens, expected.points[i].tokens);
+    p.partitions.forEach((q, j) => assert.ok(Math.abs(q.t_total / expected.points[i].partitions[j].t_total - 1) < 1e-9));
+  });
+  // The sentences under the chart: the chosen partition's crossings, in the order the sweep meets them.
+  const mine = expected.crossings.filter((c) => c.partition === "fused_flash").sort((a, b) => a.value - b.value);
+  assert.ok(mine.length >= 2, JSON.stringify(expected.crossings));
+  assert.equal(shown.sweep_crossings, mine.length);
+  mine.forEach((c, i) => {
+    const value = shown[`sweep_${c.id}_${i}`];
+    assert.ok(Math.abs(value / c.value - 1) < 1e-9, `${c.id}: page ${value}, CLI ${c.value}`);
+  });
+  await shot(page, "sweep-tokens");
+  await exportPng(page, "sweep_export", "sweep.figure", "fusionlab-sweep.png");
+  // T is the swept size: changing it moves the red line and recomputes no point.
+  await page.evaluate(() => window.fusionlab.setState({ tokens: 512 }));
+  await afterFrames(page, 2);
+  assert.equal((await explain(page)).shown.sweep_busy, 0);
+  // Another size to sweep, then decode: each is in the link, and each is a full sweep again.
+  await click(page, "sweep.batch");
+  assert.match(await page.evaluate(() => location.search), /sweep=batch/);
+  shown = await sweepDone(page);
+  assert.equal(shown.sweep_points, 64);
+  await click(page, "phase.decode");
+  await click(page, "sweep.kv_len");
+  shown = await sweepDone(page);
+  assert.equal(shown.sweep_points, 64);
+  await shot(page, "sweep-decode");
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test("graph view frame time on the largest demo-1 graph", async () => {

@@ -1,0 +1,273 @@
+// [SECTION] The sweep: the four partitions' time (or HBM traffic) against T,
+// S or the batch on log axes, the sidebar's value marked, and for the chosen
+// partition the values where its picture changes (core/crossings.h), drawn
+// as vertical lines and said in sentences under the chart.
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+#include "core/units.h"
+#include "web/explain.h"
+#include "web/export.h"
+#include "web/field_labels.h"
+#include "web/panels.h"
+#include "web/sweep_job.h"
+#include "web/theme.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+constexpr ImGuiID kSweepChart = 0x6A7A0004u;
+constexpr double kFrameBudgetMs = 12;  // computing per frame: the page stays responsive
+
+SweepJob& Job() {
+  static SweepJob job;
+  return job;
+}
+
+// The sizes a phase can sweep: its own (T or S), then the batch.
+std::vector<SweepKey> keys_of(bool decode) {
+  return {decode ? SweepKey::KvLen : SweepKey::Tokens, SweepKey::Batch};
+}
+
+SweepKey chosen_key(bool decode) {
+  const int i = Explain().sweep_key;
+  const std::vector<SweepKey> keys = keys_of(decode);
+  if (i >= 0 && std::find(keys.begin(), keys.end(), kSweepKeys[i]) != keys.end()) return kSweepKeys[i];
+  return keys.front();
+}
+
+double measure(const GraphCost& c, bool bytes) { return bytes ? c.bytes : c.t_total; }
+
+// "1 µs" rather than "1.00 µs": a tick at a power of ten.
+std::string tick_label(double v, bool bytes) {
+  std::string s = bytes ? fmt_bytes(v) : fmt_time(v);
+  for (const char* zeros : {".00 ", ".0 "})
+    if (size_t at = s.find(zeros); at != std::string::npos) s.erase(at, std::string(zeros).size() - 1);
+  return s;
+}
+
+std::string sweep_csv(const Sweep& s) {
+  std::string out = CsvRow({std::string(sweep_key_name(s.key)), "partition", "kernels", "bytes", "flops", "t_seconds",
+                            "overhead_seconds", "t_total_seconds"});
+  for (const SweepPoint& p : s.points)
+    for (size_t i = 0; i < p.partitions.size(); ++i) {
+      const GraphCost& g = p.partitions[i];
+      out += CsvRow({std::to_string(p.value), std::string(partition_key(kAllPartitions[i])), std::to_string(g.kernels),
+                     fmt_exact(g.bytes), fmt_exact(g.flops), fmt_exact(g.t), fmt_exact(g.overhead), fmt_exact(g.t_total)});
+    }
+  return out;
+}
+
+void draw_controls(bool decode, Lang lang) {
+  ExplainState& e = Explain();
+  const SweepKey key = chosen_key(decode);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(Tx(Text::UiSweepOver, lang));
+  for (SweepKey k : keys_of(decode)) {
+    ImGui::SameLine();
+    const std::string name(sweep_key_name(k));
+    const std::string label = std::string(FieldLabel(name, lang)) + "##sweep." + name;
+    if (ImGui::RadioButton(label.c_str(), k == key))
+      e.sweep_key = static_cast<int>(std::find(std::begin(kSweepKeys), std::end(kSweepKeys), k) - std::begin(kSweepKeys));
+    RecordWidget("sweep." + name);
+  }
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  if (ImGui::RadioButton(Tx(Text::UiSweepTime, lang), !e.sweep_bytes)) e.sweep_bytes = false;
+  RecordWidget("sweep.time");
+  ImGui::SameLine();
+  if (ImGui::RadioButton(Tx(Text::UiSweepBytes, lang), e.sweep_bytes)) e.sweep_bytes = true;
+  RecordWidget("sweep.bytes");
+}
+
+struct Axes {
+  double x0, x1;  // log10 of the swept values
+  int y0, y1;     // decades of the measure
+};
+
+Axes axes_of(const Sweep& s, bool bytes) {
+  double lo = INFINITY, hi = 0;
+  for (const SweepPoint& p : s.points)
+    for (const GraphCost& g : p.partitions)
+      if (measure(g, bytes) > 0) lo = std::min(lo, measure(g, bytes)), hi = std::max(hi, measure(g, bytes));
+  if (!(hi > 0)) lo = hi = 1;
+  const double x0 = std::log10(static_cast<double>(s.points.front().value));
+  const double x1 = std::max(x0 + 1e-9, std::log10(static_cast<double>(s.points.back().value)));
+  int y0 = static_cast<int>(std::floor(std::log10(lo))), y1 = static_cast<int>(std::ceil(std::log10(hi)));
+  if (y1 <= y0) y1 = y0 + 1;
+  return {x0, x1, y0, y1};
+}
+
+// The chart: every partition as a line, the chosen one thick with its
+// crossings; the sidebar's value as a red line. Returns the hovered point.
+int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen, int64_t now, bool bytes, Lang lang) {
+  const Axes ax = axes_of(s, bytes);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 size(std::max(avail.x, 200.0f), std::clamp(avail.y - line * 7.0f, 180.0f, 480.0f));
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("sweep", size);
+  RecordWidget("sweep");
+  const bool hovered = ImGui::IsItemHovered();
+  const float left = ImGui::CalcTextSize("100 ms").x + 10, bottom = line * 2 + 8, top = line * 2 + 6, right = 12;
+  const float pw = size.x - left - right, ph = size.y - top - bottom;
+  auto X = [&](double v) { return left + static_cast<float>((std::log10(v) - ax.x0) / (ax.x1 - ax.x0)) * pw; };
+  auto Y = [&](double v) { return top + ph - static_cast<float>((std::log10(v) - ax.y0) / (ax.y1 - ax.y0)) * ph; };
+  const float px = ImGui::GetIO().DisplayFramebufferScale.x;
+  std::vector<Quad> quads;
+  std::vector<Segment> segs;
+  for (int d = static_cast<int>(std::ceil(ax.x0 - 1e-9)); d <= static_cast<int>(std::floor(ax.x1 + 1e-9)); ++d)
+    quads.push_back({X(std::pow(10.0, d)) * px, top * px, (X(std::pow(10.0, d)) + 1) * px, (top + ph) * px, kChartGrid});
+  for (int d = ax.y0; d <= ax.y1; ++d)
+    quads.push_back({left * px, Y(std::pow(10.0, d)) * px, (left + pw) * px, (Y(std::pow(10.0, d)) + 1) * px, kChartGrid});
+  quads.push_back({left * px, (top + ph) * px, (left + pw) * px, (top + ph + 1) * px, kChartAxis});
+  quads.push_back({left * px, top * px, (left + 1) * px, (top + ph) * px, kChartAxis});
+  auto add_line = [&](size_t part, float width) {
+    for (size_t i = 1; i < s.points.size(); ++i) {
+      const double a = measure(s.points[i - 1].partitions[part], bytes), b = measure(s.points[i].partitions[part], bytes);
+      if (a <= 0 || b <= 0) continue;
+      segs.push_back({X(static_cast<double>(s.points[i - 1].value)) * px, Y(a) * px,
+                      X(static_cast<double>(s.points[i].value)) * px, Y(b) * px, kPartitionColors[part], width * px});
+    }
+  };
+  auto vertical = [&](double v, ImU32 color, float width, bool dashed) {
+    const float x = X(v) * px;
+    for (float y = top; y < top + ph; y += dashed ? 10 : ph)
+      segs.push_back({x, y * px, x, std::min(y + (dashed ? 6 : ph), top + ph) * px, color, width * px});
+  };
+  for (size_t part = 0; part < std::size(kAllPartitions); ++part)
+    if (part != chosen) add_line(part, 1.5f);
+  add_line(chosen, 3.5f);
+  for (const Crossing& c : found)
+    if (c.partition == kAllPartitions[chosen]) vertical(c.value, kPartitionColors[chosen], 1.5f, true);
+  const bool now_inside = now >= s.points.front().value && now <= s.points.back().value;
+  if (now_inside) vertical(static_cast<double>(now), kChartReference, 2, false);
+
+  // The hovered point: the sweep value nearest the mouse, on log x.
+  int hover = -1;
+  const float mx = ImGui::GetIO().MousePos.x - origin.x;
+  if (hovered) {
+    float best = 1e9f;
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      const float d = std::abs(X(static_cast<double>(s.points[i].value)) - mx);
+      if (d < best) best = d, hover = static_cast<int>(i);
+    }
+    vertical(static_cast<double>(s.points[static_cast<size_t>(hover)].value), kChartAxis, 1, false);
+  }
+  const ImTextureID tex = ExplainRenderer().Render(kSweepChart, static_cast<int>(std::lround(size.x * px)),
+                                                   static_cast<int>(std::lround(size.y * px)), kChartBackground, quads, segs);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));
+  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(kMutedText);
+  auto at = [&](float x, float y) { return ImVec2(origin.x + x, origin.y + y); };
+  auto text_centred = [&](float x, float y, ImU32 color, const std::string& t) {
+    const float w = ImGui::CalcTextSize(t.c_str()).x;
+    draw->AddText(at(std::clamp(x - w / 2, 0.0f, size.x - w), y), color, t.c_str());
+  };
+  for (int d = static_cast<int>(std::ceil(ax.x0 - 1e-9)); d <= static_cast<int>(std::floor(ax.x1 + 1e-9)); ++d)
+    text_centred(X(std::pow(10.0, d)), top + ph + 3, muted, DecadeLabel(d));
+  for (int d = ax.y0; d <= ax.y1; ++d) {
+    const std::string t = tick_label(std::pow(10.0, d), bytes);
+    draw->AddText(at(left - ImGui::CalcTextSize(t.c_str()).x - 5, Y(std::pow(10.0, d)) - line / 2), muted, t.c_str());
+  }
+  const std::string key(sweep_key_name(s.key));
+  const std::string x_label = FieldLabel(key, lang);
+  draw->AddText(at(left + pw - ImGui::CalcTextSize(x_label.c_str()).x, top + ph + line + 4), muted, x_label.c_str());
+  draw->AddText(at(left + 4, top - line - 2), muted, Tx(bytes ? Text::UiSweepBytes : Text::UiSweepTime, lang));
+  // Crossing labels above the plot, on two rows so neighbours do not collide.
+  int row = 0;
+  for (const Crossing& c : found) {
+    if (c.partition != kAllPartitions[chosen]) continue;
+    text_centred(X(c.value), static_cast<float>(row) * line, kPartitionColors[chosen], Tx(crossing_label(c.kind), lang));
+    row = 1 - row;
+  }
+  if (now_inside) {  // beside the red line, on the side with room
+    const std::string t = tr(Text::UiSweepNow, lang, {std::to_string(now)});
+    const float x = X(static_cast<double>(now)), w = ImGui::CalcTextSize(t.c_str()).x;
+    draw->AddText(at(x + 4 + w < left + pw ? x + 4 : x - 4 - w, top + 2), kChartReference, t.c_str());
+  }
+  return hover;
+}
+
+void draw_legend(Lang lang) {
+  const float h = ImGui::GetTextLineHeight();
+  const float right = ImGui::GetContentRegionMax().x;
+  for (size_t i = 0; i < std::size(kAllPartitions); ++i) {
+    const float w = h * 1.4f + ImGui::CalcTextSize(Tx(partition_text(kAllPartitions[i]), lang)).x;
+    if (i > 0) {  // on the same line while it fits
+      ImGui::SameLine(0, h);
+      if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
+    }
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.35f), ImVec2(p.x + h * 1.2f, p.y + h * 0.65f),
+                                              kPartitionColors[i]);
+    ImGui::Dummy(ImVec2(h * 1.4f, h));
+    ImGui::SameLine(0, 0);
+    ImGui::TextUnformatted(Tx(partition_text(kAllPartitions[i]), lang));
+  }
+}
+
+void point_tooltip(const SweepPoint& p, SweepKey key, bool bytes, Lang lang) {
+  ImGui::BeginTooltip();
+  ImGui::TextUnformatted(tr(Text::UiSweepTip, lang, {FieldLabel(sweep_key_name(key), lang), std::to_string(p.value)}).c_str());
+  for (size_t i = 0; i < p.partitions.size(); ++i) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPartitionColors[i]), "%s  %s",
+                       bytes ? fmt_bytes(p.partitions[i].bytes).c_str() : fmt_time(p.partitions[i].t_total).c_str(),
+                       Tx(partition_text(kAllPartitions[i]), lang));
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void DrawSweepPanel(State& state) {
+  const Lang lang = state.settings.lang;
+  ImGui::TextWrapped("%s", Tx(Text::UiSweepIntro, lang));
+  const PhaseResult& ph = DrawPhaseChooser(state);
+  if (ph.partitions.empty()) return;
+  const bool decode = ExplainDecode(state.settings);
+  draw_controls(decode, lang);
+  const SweepKey key = chosen_key(decode);
+  const AnalysisConfig config = MakeAnalysisConfig(state.settings, decode ? 3 : 2);
+  SweepJob& job = Job();
+  job.Advance(config, key, kFrameBudgetMs);
+  if (job.Busy()) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    TextMuted(tr(Text::UiSweepProgress, lang, {std::to_string(job.Done()), std::to_string(job.Total())}));
+  }
+  RecordShown("sweep_busy", job.Busy() ? 1 : 0);
+  if (job.Error()) TextError(job.Error()->message(lang));
+  if (!job.HasShown()) return;
+  const Sweep& s = job.Shown();
+  const bool bytes = Explain().sweep_bytes;
+  const size_t chosen = static_cast<size_t>(std::clamp(state.settings.partition, 0, static_cast<int>(std::size(kAllPartitions)) - 1));
+  DrawExportRow("sweep_export", [&s] { return sweep_csv(s); }, "sweep.figure", job.ShownJson(), "fusionlab-sweep", lang);
+  ImGui::BeginGroup();  // the exported figure: chart and legend
+  const int hover = draw_chart(s, job.ShownCrossings(), chosen, swept_value(config, key), bytes, lang);
+  draw_legend(lang);
+  ImGui::EndGroup();
+  RecordFigure("sweep.figure");
+  if (hover >= 0) point_tooltip(s.points[static_cast<size_t>(hover)], s.key, bytes, lang);
+
+  // What changes along the sweep for the chosen partition, in words.
+  RecordShown("sweep_points", static_cast<double>(s.points.size()));
+  std::vector<Crossing> mine;  // the chosen partition's, in the order the sweep meets them
+  for (const Crossing& c : job.ShownCrossings())
+    if (c.partition == kAllPartitions[chosen]) mine.push_back(c);
+  std::sort(mine.begin(), mine.end(), [](const Crossing& a, const Crossing& b) { return a.value < b.value; });
+  int shown = 0;
+  for (const Crossing& c : mine) {
+    ImGui::Bullet();
+    ImGui::TextWrapped("%s", crossing_sentence(c, s.key, lang, s.hw).c_str());
+    RecordShown("sweep_" + std::string(crossing_key(c.kind)) + "_" + std::to_string(shown++), c.value);
+  }
+  RecordShown("sweep_crossings", shown);
+  if (shown == 0)
+    TextMuted(tr(Text::UiSweepNone, lang, {Tx(partition_text(kAllPartitions[chosen]), lang),
+                                           std::to_string(s.points.front().value), std::to_string(s.points.back().value)}));
+  TextMuted(Tx(Text::UiRooflineNote, lang));
+}
+
+}  // namespace fl::web
