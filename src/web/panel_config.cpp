@@ -112,14 +112,22 @@ void number_input(State& state, const Workload& w, const char* key, const InputE
 void dtype_input(State& state, const Workload& w, const char* key, const InputError& error) {
   labelled(FieldLabel(key, state.settings.lang), key, error, [&] {
     const std::string current = w.Value(key);
-    if (!ImGui::BeginCombo((std::string("##") + key).c_str(), current.c_str())) return;
     const bool act = std::string(key) == "dtype";
-    for (const char* d : act ? std::span<const char* const>(kActDtypes) : std::span<const char* const>(kWeightDtypes)) {
-      if (!ImGui::Selectable(d, current == d)) continue;
+    const auto list = act ? std::span<const char* const>(kActDtypes) : std::span<const char* const>(kWeightDtypes);
+    auto choose = [&](const char* d) {
       // "dtype" alone sets both (as --dtype does): keep the weights' choice.
-      if (std::string(key) == "dtype") EditConfig(state, {{"dtype", d}, {"weights_dtype", w.Value("weights_dtype")}});
+      if (act) EditConfig(state, {{"dtype", d}, {"weights_dtype", w.Value("weights_dtype")}});
       else EditConfig(state, {{key, d}});
+    };
+    if (!ImGui::BeginCombo((std::string("##") + key).c_str(), current.c_str())) {
+      const int at = static_cast<int>(std::find(list.begin(), list.end(), current) - list.begin());
+      const int i = at < static_cast<int>(list.size()) ? at : -1;
+      if (const int next = Stepped(i, ComboWheelStep(), static_cast<int>(list.size())); next != i) choose(list[static_cast<size_t>(next)]);
+      RecordWidget(std::string("combo.") + key);
+      return;
     }
+    for (const char* d : list)
+      if (ImGui::Selectable(d, current == d)) choose(d);
     ImGui::EndCombo();
   });
 }
@@ -133,13 +141,19 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
   const ModelPreset* current = find_model(c.model_key);
   const std::string shown = current ? model_label(*current, lang) : Tx(Text::UiPresetCustom, lang);
   labelled(FieldLabel("model", lang), "model", error, [&] {
+    const auto presets = model_presets();
     if (ImGui::BeginCombo("##model", shown.c_str())) {
-      for (const ModelPreset& m : model_presets()) {
+      for (const ModelPreset& m : presets) {
         if (ImGui::Selectable(model_label(m, lang).c_str(), current == &m)) EditConfig(state, {{"model", std::string(m.key)}});
         tooltip(tr(Text::UiSourceTip, lang, {std::string(m.source)}));
       }
       ImGui::Selectable(Tx(Text::UiPresetCustom, lang), !current);
       ImGui::EndCombo();
+    } else {
+      const int i = current ? static_cast<int>(current - presets.data()) : -1;
+      if (const int next = Stepped(i, ComboWheelStep(), static_cast<int>(presets.size())); next != i)
+        EditConfig(state, {{"model", std::string(presets[static_cast<size_t>(next)].key)}});
+      RecordWidget("combo.model");
     }
     if (current) tooltip(tr(Text::UiSourceTip, lang, {std::string(current->source)}));
   });
@@ -149,6 +163,8 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
       if (ImGui::Selectable(Tx(Text::UiOneLayer, lang), !c.whole_model)) EditConfig(state, {{"layers", "one"}});
       if (ImGui::Selectable(whole.c_str(), c.whole_model)) EditConfig(state, {{"layers", "all"}});
       ImGui::EndCombo();
+    } else if (const int step = ComboWheelStep(); step != 0 && (step > 0) != c.whole_model) {
+      EditConfig(state, {{"layers", step > 0 ? "all" : "one"}});
     }
   });
   number_input(state, w, "d", error);
@@ -173,6 +189,11 @@ void draw_hardware_inputs(State& state, const Workload& w, const InputError& err
       }
       ImGui::Selectable(Tx(Text::UiPresetCustom, lang), !current);
       ImGui::EndCombo();
+    } else {
+      const auto presets = hardware_presets();
+      const int i = current ? static_cast<int>(current - presets.data()) : -1;
+      if (const int next = Stepped(i, ComboWheelStep(), static_cast<int>(presets.size())); next != i)
+        EditConfig(state, {{"hardware", std::string(presets[static_cast<size_t>(next)].key)}});
     }
     if (current) tooltip(tr(Text::UiSourceTip, lang, {std::string(current->source)}));
   });

@@ -59,6 +59,9 @@ const PhaseResult& DrawPhaseChooser(State& state) {
         state.settings.kernel = -1;
       }
     ImGui::EndCombo();
+  } else if (const int next = Stepped(part, ComboWheelStep(), static_cast<int>(ph.partitions.size())); next != part) {
+    part = next;
+    state.settings.kernel = -1;
   }
   RecordWidget("partition");
   return ph;

@@ -1,5 +1,7 @@
 #include "web/widgets.h"
 
+#include <imgui_internal.h>  // SetItemUsingMouseWheel
+
 #include <algorithm>
 
 #include "core/units.h"
@@ -54,6 +56,18 @@ void TextError(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, kErrorText);
   ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
+}
+
+int ComboWheelStep() {
+  if (!ImGui::IsItemHovered()) return 0;
+  ImGui::SetItemUsingMouseWheel();
+  const float wheel = ImGui::GetIO().MouseWheel;
+  return wheel > 0 ? -1 : wheel < 0 ? 1 : 0;
+}
+
+int Stepped(int current, int step, int count) {
+  if (current < 0) return step < 0 ? count - 1 : 0;
+  return std::clamp(current + step, 0, count - 1);
 }
 
 std::string DecadeLabel(int e) {

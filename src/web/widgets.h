@@ -19,6 +19,12 @@ void TextMuted(const std::string& text);
 void TextError(const std::string& text);
 void SectionHeading(const std::string& text);
 
+// Called after a closed combo: the wheel over it steps through its list
+// (-1 up, +1 down, else 0) instead of scrolling the panel. `current` moved
+// by the step, kept within 0..count-1 (-1, none chosen, steps to an end).
+int ComboWheelStep();
+int Stepped(int current, int step, int count);
+
 // A log axis's tick at 10^e: "1", "10", "100", "1k", ... "100E"; "1e-3" below 1.
 std::string DecadeLabel(int e);
 

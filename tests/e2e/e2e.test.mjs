@@ -245,6 +245,29 @@ test("a number follows the hand: dragged, snapped, stepped by arrow keys, reset 
   assert.deepEqual(errors, []);
 });
 
+test("the wheel over a closed dropdown steps through its list", async () => {
+  const { page, errors } = await open("view=roofline&lang=en&model=llama-3.1-70b&partition=decomposed");
+  const widgets = async () => (await page.evaluate(() => fusionlab.getExplain())).widgets;
+  const wheelOver = async (name, dy) => {
+    const w = (await widgets())[name];
+    assert.ok(w, `widget ${name} recorded`);
+    await page.mouse.move(w[0] + w[2] / 2, w[1] + w[3] / 2);
+    await page.mouse.wheel(0, dy);
+  };
+  // The model list: 8B, 70B, 405B in that order.
+  await wheelOver("combo.model", 100);
+  assert.equal((await stateWhen(page, (st) => st.model === "llama-3.1-405b")).model, "llama-3.1-405b");
+  await wheelOver("combo.model", -100);
+  await stateWhen(page, (st) => st.model === "llama-3.1-70b");
+  await wheelOver("combo.model", -100);
+  assert.equal((await stateWhen(page, (st) => st.model === "llama-3.1-8b")).model, "llama-3.1-8b");
+  // The partitions, 1 to 4: decomposed is the 2nd; its neighbour below is fused.
+  await wheelOver("partition", 100);
+  assert.equal((await stateWhen(page, (st) => st.partition === "fused")).partition, "fused");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("invalid URL values are ignored, the page still starts", async () => {
   const { page, errors } = await open("view=prefill&tokens=abc&heads=7&launch_us=-1&bogus=1");
   const state = await page.evaluate(() => fusionlab.getState());
