@@ -5,6 +5,7 @@
 // through the core's config_from_settings (EditConfig): a refused value stays
 // in its input, red, with the core's message under it, and the last valid
 // results stay on screen.
+#include <cmath>
 #include <cstdio>
 #include <span>
 #include <string>
@@ -39,7 +40,7 @@ void tooltip(const std::string& text) {
 template <typename F>
 void labelled(const char* label, const char* key, const InputError& error, F&& input) {
   const bool refused = error.field == key;
-  const float label_w = ImGui::GetContentRegionAvail().x * 0.56f;
+  const float label_w = std::floor(ImGui::GetContentRegionAvail().x * 0.56f);  // whole pixels: crisp outlines
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
   ImGui::SameLine(label_w);

@@ -69,6 +69,30 @@ export async function pixelStats(page, png) {
   }, "data:image/png;base64," + png.toString("base64"));
 }
 
+// WCAG's contrast ratio between a control's outline and the panel around it:
+// the widget's left square (a radio button's circle, a checkbox), or for an
+// input its left edge only (`edgeOnly`: no text), with a 3 px margin; the
+// margin's corner is the panel, the darkest pixel the outline.
+export async function outlineContrast(page, rect, { edgeOnly = false } = {}) {
+  const [x, y, , h] = rect;
+  const png = await page.screenshot({ clip: { x: x - 3, y: y - 3, width: edgeOnly ? 6 : h + 6, height: h + 6 } });
+  return page.evaluate(async (dataUrl) => {
+    const img = new Image();
+    img.src = dataUrl;
+    await img.decode();
+    const c = document.createElement("canvas");
+    [c.width, c.height] = [img.width, img.height];
+    const ctx = c.getContext("2d");
+    ctx.drawImage(img, 0, 0);
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    const linear = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    const lum = (i) => 0.2126 * linear(data[i]) + 0.7152 * linear(data[i + 1]) + 0.0722 * linear(data[i + 2]);
+    let darkest = 1;
+    for (let i = 0; i < data.length; i += 4) darkest = Math.min(darkest, lum(i));
+    return (lum(0) + 0.05) / (darkest + 0.05);
+  }, "data:image/png;base64," + png.toString("base64"));
+}
+
 // ImGui takes one key change per frame (a key's down and up, a character, the
 // next key: up to four frames for "6" then Enter), and applies a field the
 // frame after it loses focus: frames to wait after typing.

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { afterFrames, dragInput, kKeyFrames, launch, openPage, pixelStats, stateWhen, typeIntoInput } from "./browser.mjs";
+import { afterFrames, dragInput, kKeyFrames, launch, openPage, outlineContrast, pixelStats, stateWhen, typeIntoInput } from "./browser.mjs";
 
 const base = process.env.FUSIONLAB_URL || "http://127.0.0.1:8000/";
 const cli = process.env.FUSIONLAB_CLI || new URL("../../build/native/fusionlab", import.meta.url).pathname;
@@ -264,6 +264,18 @@ test("the wheel over a closed dropdown steps through its list", async () => {
   // The partitions, 1 to 4: decomposed is the 2nd; its neighbour below is fused.
   await wheelOver("partition", 100);
   assert.equal((await stateWhen(page, (st) => st.partition === "fused")).partition, "fused");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("unchecked radio buttons, checkboxes and inputs stand out from the panel (contrast 3:1)", async () => {
+  const { page, errors } = await open("view=roofline&lang=en&phase=prefill&batch=1");
+  const widgets = (await page.evaluate(() => fusionlab.getExplain())).widgets;
+  for (const name of ["phase.decode", "roofline.arrows", "input.batch"]) {
+    assert.ok(widgets[name], `widget ${name} recorded`);
+    const ratio = await outlineContrast(page, widgets[name], { edgeOnly: name.startsWith("input.") });
+    assert.ok(ratio >= 3, `${name}: outline contrast ${ratio.toFixed(2)}:1`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
