@@ -56,4 +56,11 @@ std::string fmt_exact(double x) {
   return buf;
 }
 
+std::string fmt_decade(int e) {
+  static const char* kPrefix[] = {"", "k", "M", "G", "T", "P", "E"};
+  if (e >= 0 && e < 21) return std::string(e % 3 == 0 ? "1" : e % 3 == 1 ? "10" : "100") + kPrefix[e / 3];
+  if (e < 0 && e >= -3) return "0." + std::string(static_cast<size_t>(-e - 1), '0') + "1";
+  return "1e" + std::to_string(e);
+}
+
 }  // namespace fl

@@ -193,11 +193,11 @@ void DrawRooflinePanel(State& state) {
   const ImU32 muted = ImGui::ColorConvertFloat4ToU32(kMutedText);
   auto at = [&](float x, float y) { return ImVec2(origin.x + x, origin.y + y); };
   for (int d = static_cast<int>(ix0); d <= static_cast<int>(ix1); ++d) {
-    std::string t = DecadeLabel(d);
+    std::string t = fmt_decade(d);
     draw->AddText(at(X(std::pow(10.0, d)) - ImGui::CalcTextSize(t.c_str()).x / 2, top + phh + 3), muted, t.c_str());
   }
   for (int d = static_cast<int>(iy0); d <= static_cast<int>(iy1); ++d) {
-    std::string t = DecadeLabel(d);
+    std::string t = fmt_decade(d);
     draw->AddText(at(left - ImGui::CalcTextSize(t.c_str()).x - 5, Y(std::pow(10.0, d)) - line / 2), muted, t.c_str());
   }
   const std::string xl = Tx(Text::UiRooflineXAxis, lang);

@@ -167,7 +167,7 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
     draw->AddText(at(std::clamp(x - w / 2, 0.0f, size.x - w), y), color, t.c_str());
   };
   for (int d = static_cast<int>(std::ceil(ax.x0 - 1e-9)); d <= static_cast<int>(std::floor(ax.x1 + 1e-9)); ++d)
-    text_centred(X(std::pow(10.0, d)), top + ph + 3, muted, DecadeLabel(d));
+    text_centred(X(std::pow(10.0, d)), top + ph + 3, muted, fmt_decade(d));
   for (int d = ax.y0; d <= ax.y1; ++d) {
     const std::string t = tick_label(std::pow(10.0, d), bytes);
     draw->AddText(at(left - ImGui::CalcTextSize(t.c_str()).x - 5, Y(std::pow(10.0, d)) - line / 2), muted, t.c_str());

@@ -70,12 +70,6 @@ int Stepped(int current, int step, int count) {
   return std::clamp(current + step, 0, count - 1);
 }
 
-std::string DecadeLabel(int e) {
-  static const char* kPrefix[] = {"", "k", "M", "G", "T", "P", "E"};
-  if (e >= 0 && e < 21) return std::string(e % 3 == 0 ? "1" : e % 3 == 1 ? "10" : "100") + kPrefix[e / 3];
-  return "1e" + std::to_string(e);
-}
-
 void SectionHeading(const std::string& text) {
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kAccent));

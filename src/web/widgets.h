@@ -25,8 +25,6 @@ void SectionHeading(const std::string& text);
 int ComboWheelStep();
 int Stepped(int current, int step, int count);
 
-// A log axis's tick at 10^e: "1", "10", "100", "1k", ... "100E"; "1e-3" below 1.
-std::string DecadeLabel(int e);
 
 // The view's title and the note that times are modelled, not measured.
 void DrawViewHeader(const std::string& title, Lang lang);

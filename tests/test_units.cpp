@@ -1,0 +1,25 @@
+// The number formats the page and the CLI print.
+#include <catch2/catch.hpp>
+
+#include "core/units.h"
+
+using namespace fl;
+
+TEST_CASE("log axis ticks read as numbers: no 1e-1 beside 1") {
+  CHECK(fmt_decade(-3) == "0.001");
+  CHECK(fmt_decade(-2) == "0.01");
+  CHECK(fmt_decade(-1) == "0.1");
+  CHECK(fmt_decade(0) == "1");
+  CHECK(fmt_decade(2) == "100");
+  CHECK(fmt_decade(4) == "10k");
+  CHECK(fmt_decade(6) == "1M");
+  CHECK(fmt_decade(20) == "100E");
+  CHECK(fmt_decade(-4) == "1e-4");
+  CHECK(fmt_decade(21) == "1e21");
+}
+
+TEST_CASE("times and sizes keep three significant digits") {
+  CHECK(fmt_time(1.05e-3) == "1.05 ms");
+  CHECK(fmt_time(136e-6) == "136 µs");
+  CHECK(fmt_bytes(16.8e6) == "16.8 MB");
+}
