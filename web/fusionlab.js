@@ -118,10 +118,49 @@
     c.getContext("2d").putImageData(new ImageData(new Uint8ClampedArray(rgba.buffer), width, height), 0, 0);
     c.toBlob((blob) => window.fusionlab.saveBlob(name, blob), "image/png");
   };
-  window.fusionlab.copyLink = () => {
-    const url = window.location.href;
-    window.fusionlab.lastCopiedLink = url;
-    if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+  // Copies `text`, then says so for a moment; where the clipboard is refused
+  // (an iframe without allow="clipboard-write", an old browser) shows the
+  // text selected, to copy by hand. `said` holds the page's words for both.
+  // fusionlab.lastCopy: {text, copied} for tests.
+  const copyText = async (text, said) => {
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      copied = true;
+    } catch (_) { /* refused or no clipboard: shown to copy by hand */ }
+    window.fusionlab.lastCopy = { text, copied };
+    if (copied) {
+      const toast = document.getElementById("toast");
+      toast.textContent = said.copied;
+      toast.hidden = false;
+      clearTimeout(copyText.timer);
+      copyText.timer = setTimeout(() => { toast.hidden = true; }, 2000);
+      return;
+    }
+    const dialog = document.getElementById("copy-dialog");
+    dialog.querySelector("p").textContent = said.byHand;
+    dialog.querySelector("button").textContent = said.close;
+    const box = dialog.querySelector("textarea");
+    box.value = text;
+    dialog.hidden = false;
+    box.focus();
+    box.select();
+  };
+  document.getElementById("copy-dialog-close").addEventListener("click", () => {
+    document.getElementById("copy-dialog").hidden = true;
+    document.getElementById("canvas").focus();
+  });
+  // The page's link; the <iframe> snippet of the same state, as one view alone.
+  window.fusionlab.copyLink = (said) => {
+    window.fusionlab.lastCopiedLink = window.location.href;
+    return copyText(window.location.href, said);
+  };
+  window.fusionlab.copyEmbed = (said) => {
+    const url = new URL(window.location.href);
+    url.searchParams.set("embed", "1");
+    const src = url.href.replaceAll("&", "&amp;");
+    return copyText(`<iframe src="${src}" width="960" height="540" style="border:0" ` +
+                    `allow="clipboard-write" title="Fusion Lab"></iframe>`, said);
   };
 
   window.Module = {

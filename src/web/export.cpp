@@ -26,7 +26,12 @@ EM_JS(void, js_save_pixels, (const char* name, const unsigned char* rgba, int wi
   window.fusionlab.savePixels(UTF8ToString(name), width, height, HEAPU8.slice(rgba, rgba + width * height * 4));
 });
 
-EM_JS(void, js_copy_link, (), { window.fusionlab.copyLink(); });
+// The link (embed 0) or the <iframe> snippet (1) to the clipboard, with the
+// page's words for "copied" and for copying by hand when it is refused.
+EM_JS(void, js_copy, (int embed, const char* copied, const char* by_hand, const char* close), {
+  const said = {copied: UTF8ToString(copied), byHand: UTF8ToString(by_hand), close: UTF8ToString(close)};
+  (embed ? window.fusionlab.copyEmbed : window.fusionlab.copyLink)(said);
+});
 
 struct PendingPng {
   std::string name, figure;
@@ -83,7 +88,11 @@ void SavePendingFigurePng() {
   js_save_pixels(pending.name.c_str(), rgba.data(), w, h);
 }
 
-void CopyLink() { js_copy_link(); }
+void CopyLink(Lang lang) { js_copy(0, Tx(Text::UiLinkCopied, lang), Tx(Text::UiCopyByHand, lang), Tx(Text::UiClose, lang)); }
+
+void CopyEmbed(Lang lang) {
+  js_copy(1, Tx(Text::UiEmbedCopied, lang), Tx(Text::UiCopyByHand, lang), Tx(Text::UiClose, lang));
+}
 
 std::string CsvRow(const std::vector<std::string>& cells) {
   std::string out;
@@ -118,7 +127,9 @@ void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, cons
   if (csv && button(Text::UiExportCsv, "csv")) SaveText(base_name + ".csv", "text/csv", csv());
   if (figure && button(Text::UiExportPng, "png")) RequestFigurePng(base_name + ".png", figure);
   if (button(Text::UiExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis.dump(2));
-  if (button(Text::UiCopyLink, "link")) CopyLink();
+  if (button(Text::UiCopyLink, "link")) CopyLink(lang);
+  if (button(Text::UiEmbed, "embed")) CopyEmbed(lang);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tx(Text::UiEmbedTip, lang));
   ImGui::PopID();
 }
 

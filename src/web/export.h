@@ -23,14 +23,17 @@ void RecordFigure(const std::string& name);
 // Called after the frame is rendered to the canvas: saves a requested figure
 // once it is fully in view (or after a few frames, what is in view).
 void SavePendingFigurePng();
-void CopyLink();
+// The page's link, or an <iframe> of this view alone for a slide, to the
+// clipboard; the page says it copied, or shows the text to copy by hand.
+void CopyLink(Lang lang);
+void CopyEmbed(Lang lang);
 std::string CsvRow(const std::vector<std::string>& cells);
 
 // A table's CSV, made only when asked for (a whole model's is large).
 using CsvMaker = std::function<std::string()>;
 
 // A row of export buttons: CSV (if `csv` is set), PNG of the recorded widget
-// `figure` (if not null), JSON, copy link.
+// `figure` (if not null), JSON, copy link, embed.
 // hide=buttons (an embed in a slide): DrawExportRow draws nothing.
 void HideExportButtons(bool hidden);
 void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const nlohmann::json& analysis,

@@ -280,6 +280,45 @@ test("unchecked radio buttons, checkboxes and inputs stand out from the panel (c
   await page.close();
 });
 
+test("Embed copies an <iframe> of the view; Copy link says so, or shows the link when the clipboard is refused", async () => {
+  const { page, errors } = await open("view=sweep&lang=en&sweep=batch");
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(base).origin });
+  const clickWidget = async (name) => {
+    const w = (await page.evaluate(() => fusionlab.getExplain())).widgets[name];
+    assert.ok(w, `widget ${name} recorded`);
+    await page.mouse.click(w[0] + w[2] / 2, w[1] + w[3] / 2);
+    await page.waitForFunction(() => window.fusionlab.lastCopy);
+  };
+  for (let i = 0; i < 200 && !(await page.evaluate(() => fusionlab.getExplain())).widgets["sweep_export.embed"]; i++)
+    await afterFrames(page, 2);  // the sweep's buttons come with its first complete sweep
+  await clickWidget("sweep_export.embed");
+  const copy = await page.evaluate(() => window.fusionlab.lastCopy);
+  assert.ok(copy.copied);
+  const m = copy.text.match(/^<iframe src="([^"]+)" width="960" height="540" style="border:0" allow="clipboard-write" title="Fusion Lab"><\/iframe>$/);
+  assert.ok(m, copy.text);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), copy.text);
+  assert.equal(await page.textContent("#toast"), "Embed code (<iframe>) copied");
+  // The snippet's address opens this view alone, in the same state.
+  const src = new URL(m[1].replaceAll("&amp;", "&"));
+  assert.equal(src.searchParams.get("embed"), "1");
+  assert.equal(src.searchParams.get("view"), "sweep");
+  assert.equal(src.searchParams.get("sweep"), "batch");
+  // A refused clipboard (an iframe without allow="clipboard-write"): the link, selected, to copy by hand.
+  await page.evaluate(() => {
+    window.fusionlab.lastCopy = undefined;
+    Object.defineProperty(navigator.clipboard, "writeText", { value: () => Promise.reject(new Error("denied")) });
+  });
+  await clickWidget("sweep_export.link");
+  assert.equal((await page.evaluate(() => window.fusionlab.lastCopy)).copied, false);
+  assert.ok(await page.isVisible("#copy-dialog"));
+  assert.equal(await page.inputValue("#copy-dialog textarea"), page.url());
+  assert.match(await page.textContent("#copy-dialog p"), /copy this by hand/);
+  await page.click("#copy-dialog-close");
+  assert.ok(!(await page.isVisible("#copy-dialog")));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("invalid URL values are ignored, the page still starts", async () => {
   const { page, errors } = await open("view=prefill&tokens=abc&heads=7&launch_us=-1&bogus=1");
   const state = await page.evaluate(() => fusionlab.getState());
