@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "web/embed_layout.h"
+#include "web/explain.h"
 #include "web/export.h"
 #include "web/panels.h"
 #include "web/widgets.h"
@@ -70,6 +72,7 @@ void DrawApp(State& state, AppUi& ui) {
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("Fusion Lab", nullptr, flags);
   HideExportButtons(state.settings.hide_buttons);
+  SetEmbedLayout(state.settings.embed);
   if (state.settings.embed) {
     DrawEmbedStrip(state);
     recompute_if_needed(state);
@@ -85,6 +88,7 @@ void DrawApp(State& state, AppUi& ui) {
   }
   ImGui::BeginChild("view", ImVec2(0, 0), false);
   if (state.has_results) draw_view(state);
+  RecordShown("view_overflow_px", ImGui::GetScrollMaxY());  // what an inner scrollbar would hide
   ImGui::EndChild();
   if (!state.settings.embed) ImGui::EndGroup();
   ImGui::End();

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "web/bar_chart.h"
+#include "web/embed_layout.h"
 #include "core/units.h"
 #include "web/explain.h"
 #include "web/export.h"
@@ -44,15 +45,13 @@ std::string ablation_csv(const AblationResult& r) {
 
 // Our compiler's switches, turned off one at a time, as bars on the paper's
 // axis: prefill and decode of the Llama layer, computed by our model.
-void draw_ours(const AblationResult& r, double axis_max, float label_w, Lang lang) {
+void draw_ours(const AblationResult& r, double axis_max, float label_w, float height, Lang lang) {
   if (r.ours.empty()) return;
   ImGui::Spacing();
   ImGui::TextWrapped("%s", r.ours_title.c_str());
   TextMuted(Tx(Text::UiAblationOurs, lang));
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
-  const float line = ImGui::GetFrameHeightWithSpacing();
-  const float height = std::max(line * static_cast<float>(r.ours.size()) + line * 1.6f, 160.0f);
   const float plot_w = (avail - gap - label_w) / 2;  // label_w: the paper's table's, so 1.0× lines up
   for (int column = 0; column < 2; ++column) {
     if (column) ImGui::SameLine(0, gap);
@@ -89,7 +88,8 @@ void DrawAblationPanel(State& state) {
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
   const float line = ImGui::GetFrameHeightWithSpacing();
-  const float height = std::max(line * static_cast<float>(r.rows.size()) + line * 1.6f, 160.0f);
+  auto wanted = [&](size_t bars) { return std::max(line * static_cast<float>(bars) + line * 1.6f, 160.0f); };
+  float height = wanted(r.rows.size()), ours_height = wanted(r.ours.size());
   float label_w = 0;
   for (const AblationRow& row : r.rows) label_w = std::max(label_w, ImGui::CalcTextSize(row.setting.c_str()).x);
   for (const OurAblationRow& row : r.ours) label_w = std::max(label_w, ImGui::CalcTextSize(row.setting.c_str()).x);
@@ -100,6 +100,20 @@ void DrawAblationPanel(State& state) {
   for (const OurAblationRow& row : r.ours) axis_max = std::max({axis_max, row.prefill, row.decode});
   ImGui::BeginGroup();  // the exported figure: the paper's table with its source, and ours
   TextMuted(r.source + " " + Tx(Text::UiAblationPublished, lang));
+  // An embed: both tables share what is left beside their titles' lines, or,
+  // when that would squeeze a bar below a line of text, ours moves under "More".
+  bool ours_in_details = false;
+  if (EmbedLayout()) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float text_line = ImGui::GetTextLineHeightWithSpacing();
+    auto wrapped = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str(), nullptr, false, avail).y + style.ItemSpacing.y; };
+    auto least = [&](size_t bars) { return ImGui::GetTextLineHeight() * (static_cast<float>(bars) + 2.0f); };
+    const float ours_text = text_line + style.ItemSpacing.y * 2 + wrapped(r.ours_title) + wrapped(Tx(Text::UiAblationOurs, lang));
+    const float both = FitHeight(0, 0, text_line + ours_text + DetailsHeight());
+    ours_in_details = r.ours.empty() || both < least(r.rows.size()) + least(r.ours.size());
+    if (ours_in_details) height = FitHeight(0, least(r.rows.size()), text_line + DetailsHeight());
+    else height = ours_height = both / 2;
+  }
   for (int column = 0; column < 2; ++column) {
     if (column) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
@@ -112,9 +126,11 @@ void DrawAblationPanel(State& state) {
     DrawBarChart(training ? "training" : "inference", chart, ImVec2(training ? plot_w : plot_w + label_w, height));
     ImGui::EndGroup();
   }
-  draw_ours(r, axis_max, label_w, lang);
+  if (!ours_in_details) draw_ours(r, axis_max, label_w, ours_height, lang);
   ImGui::EndGroup();
   RecordFigure("ablation.figure");
+  if (!BeginDetails(lang)) return;
+  if (ours_in_details) draw_ours(r, axis_max, label_w, ours_height, lang);
   DrawObservations(r.observations, lang);
 }
 

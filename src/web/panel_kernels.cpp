@@ -1,5 +1,6 @@
 // [SECTION] Demo 1: the partition of one small layer, kernel by kernel.
 #include "core/units.h"
+#include "web/embed_layout.h"
 #include "web/explain.h"
 #include "web/export.h"
 #include "web/fonts.h"
@@ -100,9 +101,13 @@ void DrawKernelsPanel(State& state) {
   DrawViewHeader(r.title, lang);
   ImGui::TextWrapped("%s", r.summary.c_str());
   DrawExportRow("kernels_export", [&] { return kernels_csv(r); }, nullptr, r.raw, "fusionlab-kernels", lang);
+  const int before = selected;
   draw_kernel_table(r, selected, lang);
-  if (selected >= 0) draw_kernel_details(r.kernels[static_cast<size_t>(selected)], lang);
-  else TextMuted(Tx(Text::UiSelectKernel, lang));
+  if (selected < 0) TextMuted(Tx(Text::UiSelectKernel, lang));
+  // An embed keeps the kernel's detail under "More", opened by a click on a row.
+  if (!EmbedLayout() && selected >= 0) draw_kernel_details(r.kernels[static_cast<size_t>(selected)], lang);
+  if (!BeginDetails(lang, selected >= 0 && selected != before)) return;
+  if (EmbedLayout() && selected >= 0) draw_kernel_details(r.kernels[static_cast<size_t>(selected)], lang);
   DrawObservations(r.observations, lang);
 }
 

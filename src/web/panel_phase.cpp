@@ -3,6 +3,7 @@
 
 #include "web/bar_chart.h"
 #include "core/units.h"
+#include "web/embed_layout.h"
 #include "web/explain.h"
 #include "web/export.h"
 #include "web/panels.h"
@@ -188,19 +189,25 @@ void DrawPhasePanel(State& state) {
   const PhaseInfo& info = decode ? state.results.decode_info : state.results.prefill_info;
   DrawViewHeader(r.title, lang);
   draw_partition_table(r, info, decode, chosen, lang);
-  // Weights + KV cache against the GPU's memory; red when it does not fit.
-  if (!info.memory_text.empty()) {
+  // Weights + KV cache against the GPU's memory; red when it does not fit
+  // (an embed keeps only that case above its charts).
+  auto memory = [&] {
+    if (info.memory_text.empty()) return;
     if (info.memory_fits) ImGui::TextWrapped("%s", info.memory_text.c_str());
     else TextError(info.memory_text);
-  }
-  TextMuted(Tx(Text::UiChartHint, lang));
+  };
+  if (!EmbedLayout() || !info.memory_fits) memory();
+  if (!EmbedLayout()) TextMuted(Tx(Text::UiChartHint, lang));
   DrawExportRow("phase_export", [&] { return partitions_csv(r); }, "phase.figure", r.raw, decode ? "fusionlab-decode" : "fusionlab-prefill",
                 lang);
 
   const PartitionRow& p = r.partitions[static_cast<size_t>(chosen)];
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
-  const float height = std::clamp(ImGui::GetIO().DisplaySize.y * 0.3f, 130.0f, 280.0f);
+  // Below the charts: their titles' line above, the legend, the details' header.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float below = ImGui::GetTextLineHeightWithSpacing() * 2 + style.ItemSpacing.y * 2 + DetailsHeight();
+  const float height = FitHeight(std::clamp(ImGui::GetIO().DisplaySize.y * 0.3f, 130.0f, 280.0f), 80, below);
   const float kernels_w = (avail - gap) * 0.68f;
   ImGui::BeginGroup();  // the exported figure: both charts and the legend
   ImGui::BeginGroup();
@@ -215,6 +222,11 @@ void DrawPhasePanel(State& state) {
   ImGui::EndGroup();
   RecordFigure("phase.figure");
 
+  if (!BeginDetails(lang)) return;
+  if (EmbedLayout()) {
+    TextMuted(Tx(Text::UiChartHint, lang));
+    if (info.memory_fits) memory();
+  }
   if (!r.slowest.empty()) draw_slowest(r.slowest, lang);
   DrawObservations(r.observations, lang);
 }

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "core/units.h"
+#include "web/embed_layout.h"
 #include "web/explain.h"
 #include "web/export.h"
 #include "web/panels.h"
@@ -87,7 +88,9 @@ void DrawRooflinePanel(State& state) {
   DrawExportRow("roofline_export", [&] { return PartitionCsv(p); }, "roofline.figure", ph.raw, "fusionlab-roofline", lang);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = ImGui::GetTextLineHeight();
-  const ImVec2 size(std::max(avail.x, 200.0f), std::clamp(avail.y - line * 2.6f, 180.0f, 520.0f));
+  // Under the chart: the roofs' line, the legend and, with arrows, their note (two lines).
+  const float below = ImGui::GetTextLineHeightWithSpacing() * (e.arrows ? 4.0f : 2.0f) + ImGui::GetStyle().ItemSpacing.y * 2;
+  const ImVec2 size(std::max(avail.x, 200.0f), FitHeight(std::clamp(avail.y - line * 2.6f, 180.0f, 520.0f), 120, below));
 
   // Axes (log10): the points, both ridges, both peaks, with a margin.
   double ix0 = std::log10(hw.other_flops / hw.bandwidth), ix1 = std::log10(hw.matmul_flops / hw.bandwidth);

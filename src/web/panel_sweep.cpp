@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "core/units.h"
+#include "web/embed_layout.h"
 #include "web/explain.h"
 #include "web/export.h"
 #include "web/field_labels.h"
@@ -102,11 +103,12 @@ Axes axes_of(const Sweep& s, bool bytes) {
 
 // The chart: every partition as a line, the chosen one thick with its
 // crossings; the sidebar's value as a red line. Returns the hovered point.
-int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen, int64_t now, bool bytes, Lang lang) {
+int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen, int64_t now, bool bytes, float below,
+               Lang lang) {
   const Axes ax = axes_of(s, bytes);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = ImGui::GetTextLineHeight();
-  const ImVec2 size(std::max(avail.x, 200.0f), std::clamp(avail.y - line * 7.0f, 180.0f, 480.0f));
+  const ImVec2 size(std::max(avail.x, 200.0f), FitHeight(std::clamp(avail.y - line * 7.0f, 180.0f, 480.0f), 100, below));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("sweep", size);
   RecordWidget("sweep");
@@ -224,7 +226,7 @@ void point_tooltip(const SweepPoint& p, SweepKey key, bool bytes, Lang lang) {
 
 void DrawSweepPanel(State& state) {
   const Lang lang = state.settings.lang;
-  ImGui::TextWrapped("%s", Tx(Text::UiSweepIntro, lang));
+  if (!EmbedLayout()) ImGui::TextWrapped("%s", Tx(Text::UiSweepIntro, lang));  // an embed: under "More"
   const PhaseResult& ph = DrawPhaseChooser(state);
   if (ph.partitions.empty()) return;
   const bool decode = ExplainDecode(state.settings);
@@ -244,30 +246,40 @@ void DrawSweepPanel(State& state) {
   const bool bytes = Explain().sweep_bytes;
   const size_t chosen = static_cast<size_t>(std::clamp(state.settings.partition, 0, static_cast<int>(std::size(kAllPartitions)) - 1));
   DrawExportRow("sweep_export", [&s] { return sweep_csv(s); }, "sweep.figure", job.ShownJson(), "fusionlab-sweep", lang);
+
+  // What changes along the sweep for the chosen partition, in words under the chart.
+  std::vector<std::string> sentences;
+  std::vector<Crossing> mine;  // the chosen partition's, in the order the sweep meets them
+  for (const Crossing& c : job.ShownCrossings())
+    if (c.partition == kAllPartitions[chosen]) mine.push_back(c);
+  std::sort(mine.begin(), mine.end(), [](const Crossing& a, const Crossing& b) { return a.value < b.value; });
+  for (const Crossing& c : mine) sentences.push_back(crossing_sentence(c, s.key, lang, s.hw));
+  if (mine.empty())
+    sentences.push_back(tr(Text::UiSweepNone, lang, {Tx(partition_text(kAllPartitions[chosen]), lang),
+                                                     std::to_string(s.points.front().value), std::to_string(s.points.back().value)}));
+  sentences.push_back(std::string(Tx(Text::UiRooflineNote, lang)));
+  // Under the chart: the legend (up to two lines), the sentences as they wrap, the details' header.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 1.5f;
+  float below = ImGui::GetTextLineHeightWithSpacing() * 2 + style.ItemSpacing.y + DetailsHeight();
+  for (const std::string& t : sentences) below += ImGui::CalcTextSize(t.c_str(), nullptr, false, wrap).y + style.ItemSpacing.y;
+
   ImGui::BeginGroup();  // the exported figure: chart and legend
-  const int hover = draw_chart(s, job.ShownCrossings(), chosen, swept_value(config, key), bytes, lang);
+  const int hover = draw_chart(s, job.ShownCrossings(), chosen, swept_value(config, key), bytes, below, lang);
   draw_legend(lang);
   ImGui::EndGroup();
   RecordFigure("sweep.figure");
   if (hover >= 0) point_tooltip(s.points[static_cast<size_t>(hover)], s.key, bytes, lang);
 
-  // What changes along the sweep for the chosen partition, in words.
   RecordShown("sweep_points", static_cast<double>(s.points.size()));
-  std::vector<Crossing> mine;  // the chosen partition's, in the order the sweep meets them
-  for (const Crossing& c : job.ShownCrossings())
-    if (c.partition == kAllPartitions[chosen]) mine.push_back(c);
-  std::sort(mine.begin(), mine.end(), [](const Crossing& a, const Crossing& b) { return a.value < b.value; });
-  int shown = 0;
-  for (const Crossing& c : mine) {
+  for (size_t i = 0; i < mine.size(); ++i) {
     ImGui::Bullet();
-    ImGui::TextWrapped("%s", crossing_sentence(c, s.key, lang, s.hw).c_str());
-    RecordShown("sweep_" + std::string(crossing_key(c.kind)) + "_" + std::to_string(shown++), c.value);
+    ImGui::TextWrapped("%s", sentences[i].c_str());
+    RecordShown("sweep_" + std::string(crossing_key(mine[i].kind)) + "_" + std::to_string(i), mine[i].value);
   }
-  RecordShown("sweep_crossings", shown);
-  if (shown == 0)
-    TextMuted(tr(Text::UiSweepNone, lang, {Tx(partition_text(kAllPartitions[chosen]), lang),
-                                           std::to_string(s.points.front().value), std::to_string(s.points.back().value)}));
-  TextMuted(Tx(Text::UiRooflineNote, lang));
+  RecordShown("sweep_crossings", static_cast<double>(mine.size()));
+  for (size_t i = mine.size(); i < sentences.size(); ++i) TextMuted(sentences[i]);
+  if (EmbedLayout() && BeginDetails(lang)) ImGui::TextWrapped("%s", Tx(Text::UiSweepIntro, lang));
 }
 
 }  // namespace fl::web

@@ -21,6 +21,15 @@ after(async () => { await browser?.close(); });
 // Every request any page makes, to check they all go to the page's own server.
 const requests = [];
 
+// A page that is not the app itself (the mock slide deck): no wait for fusionlab.ready.
+async function openPageNoApp(url, { width, height, errors }) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(url);
+  return page;
+}
+
 async function open(query, size = { width: 1280, height: 720 }) {
   const errors = [];
   const page = await openPage(browser, `${base}?${query}`, { ...size, errors, requests });
@@ -426,6 +435,48 @@ test("embed mode shows one view without the sidebar", async () => {
   await full.close();
   await embed.close();
   assert.deepEqual(errors, []);
+});
+
+// The px an embedded view would need an inner scrollbar for, once the view has settled
+// (a sweep fills in over frames).
+async function overflow(page) {
+  for (let i = 0; i < 300; i++) {
+    const shown = (await page.evaluate(() => fusionlab.getExplain())).shown;
+    if (!shown.sweep_busy) break;
+    await afterFrames(page, 2);
+  }
+  await afterFrames(page, 3);
+  return (await page.evaluate(() => fusionlab.getExplain())).shown.view_overflow_px;
+}
+
+test("every embedded view fits its iframe at 800×450, 960×540 and 1280×720: no inner scrollbar", async () => {
+  const views = ["kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep"];
+  for (const [width, height] of [[800, 450], [960, 540], [1280, 720]]) {
+    for (const lang of ["en", "zh"]) {
+      const { page, errors } = await open(`embed=1&lang=${lang}&view=kernels`, { width, height });
+      for (const view of views) {
+        await page.evaluate((v) => fusionlab.setState({ view: v }), view);
+        assert.equal(await overflow(page), 0, `${view} at ${width}×${height} (${lang})`);
+      }
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  }
+});
+
+test("the mock slide deck: every view in its slide, each fitting its frame", async () => {
+  const errors = [];
+  const page = await openPageNoApp(`${base}embed-example.html`, { width: 1400, height: 900, errors });
+  const frames = page.frames().filter((f) => f !== page.mainFrame());
+  assert.equal(frames.length, 8);
+  for (const frame of frames) {
+    await frame.waitForFunction(() => window.fusionlab && window.fusionlab.getExplain, null, { timeout: 30000 });
+    await frame.evaluate(() => window.fusionlab.ready);
+    assert.equal(await overflow(frame), 0, frame.url());
+  }
+  await page.screenshot({ path: `${artifacts}embed-deck.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test("an embed for a slide: scale, chosen controls, no export buttons", async () => {

@@ -1,0 +1,26 @@
+// An embedded view (a slide's iframe, embed=1) must fit its frame without an
+// inner scrollbar: its secondary content goes behind a disclosure and its
+// charts take the height that is left. On the full page both do nothing.
+#pragma once
+
+#include "core/i18n.h"
+
+namespace fl::web {
+
+void SetEmbedLayout(bool embedded);  // each frame, before the view draws
+bool EmbedLayout();
+
+// Starts a view's secondary content (observations, detail tables): drawn as
+// it is on the page; in an embed, under a closed "More" header, and only
+// when it is opened (`open_now`: opened by this frame's click). True when
+// the content is to be drawn.
+bool BeginDetails(Lang lang, bool open_now = false);
+
+// A chart's height: `wanted` on the page; in an embed, what is left of the
+// view after `reserve` px for what follows the chart, at least `least`.
+float FitHeight(float wanted, float least, float reserve);
+
+// The height BeginDetails' header takes (0 on the page), for `reserve`.
+float DetailsHeight();
+
+}  // namespace fl::web
