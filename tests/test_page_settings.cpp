@@ -236,8 +236,10 @@ TEST_CASE("a link holds the last valid configuration, never a refused value", "[
 
 TEST_CASE("an embed's scale, controls and hidden buttons survive its URL, and bad ones are named", "[page]") {
   Settings s;
-  ApplySettings(s, {{"view", "decode"}, {"embed", "1"}, {"scale", "1.5"}, {"controls", "kv_len,batch"}, {"hide", "buttons"}});
+  ApplySettings(s, {{"view", "decode"}, {"embed", "1"}, {"scale", "1.5"}, {"controls", "kv_len,batch"}, {"hide", "buttons"},
+                    {"theme", "dark"}});
   CHECK(s.scale == 1.5);
+  CHECK(s.theme == Theme::Dark);
   CHECK(s.controls == std::vector<std::string>{"kv_len", "batch"});
   CHECK(s.hide_buttons);
   Settings restored;
@@ -247,10 +249,12 @@ TEST_CASE("an embed's scale, controls and hidden buttons survive its URL, and ba
   CHECK(state["scale"] == 1.5);
   CHECK(state["controls"] == "kv_len,batch");
   CHECK(state["hide"] == "buttons");
+  CHECK(state["theme"] == "dark");
   CHECK(FormatQuery(SettingsPairs(Settings{})).find("scale") == std::string::npos);  // 1 is not written
+  CHECK(FormatQuery(SettingsPairs(Settings{})).find("theme") == std::string::npos);  // nor light
 
   for (const Pairs& bad : {Pairs{{"scale", "5"}}, Pairs{{"scale", "big"}}, Pairs{{"controls", "kv_len,colour"}},
-                           Pairs{{"hide", "everything"}}}) {
+                           Pairs{{"hide", "everything"}}, Pairs{{"theme", "blue"}}}) {
     INFO(bad[0].first << "=" << bad[0].second);
     try {
       ApplySettings(s, bad);

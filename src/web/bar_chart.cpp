@@ -122,8 +122,8 @@ BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
   const float px = 1.0f / canvas.scale;  // one device pixel
   for (double v = 0; v <= axis.max + axis.step * 0.5; v += axis.step) {
     float d = value_pos(v);
-    if (c.horizontal) canvas.rect(p0.x + d, p0.y, p0.x + d + px, p1.y, kChartGrid);
-    else canvas.rect(p0.x, p1.y - d - px, p1.x, p1.y - d, kChartGrid);
+    if (c.horizontal) canvas.rect(p0.x + d, p0.y, p0.x + d + px, p1.y, Colors().chart_grid);
+    else canvas.rect(p0.x, p1.y - d - px, p1.x, p1.y - d, Colors().chart_grid);
   }
   // More bars than device pixels (a whole model's thousands of kernels): per
   // pixel column only the tallest bar is drawn, which is what the eye sees
@@ -144,7 +144,7 @@ BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
     const Bar& b = c.bars[i];
     const float s0 = slot * static_cast<float>(i);
     if (b.selected || static_cast<int>(i) == input.hovered) {
-      ImU32 slot_color = b.selected ? IM_COL32(255, 224, 130, 140) : IM_COL32(0, 0, 0, 18);
+      ImU32 slot_color = b.selected ? IM_COL32(255, 224, 130, 140) : Colors().slot;
       if (c.horizontal) canvas.rect(p0.x, p0.y + s0, p1.x, p0.y + s0 + slot, slot_color);
       else canvas.rect(p0.x + s0, p0.y, p0.x + s0 + slot, p1.y, slot_color);
     }
@@ -163,8 +163,8 @@ BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
       end -= b.segments[k].value;
     }
   }
-  if (c.horizontal) canvas.rect(p0.x, p0.y, p0.x + px, p1.y, kChartAxis);
-  else canvas.rect(p0.x, p1.y, p1.x, p1.y + px, kChartAxis);
+  if (c.horizontal) canvas.rect(p0.x, p0.y, p0.x + px, p1.y, Colors().chart_axis);
+  else canvas.rect(p0.x, p1.y, p1.x, p1.y + px, Colors().chart_axis);
   if (c.reference) {
     float d = value_pos(*c.reference);
     if (c.horizontal) canvas.rect(p0.x + d - px, p0.y - line * 0.3f, p0.x + d + px, p1.y, kChartReference);
@@ -173,12 +173,12 @@ BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
 
   const ImTextureID texture =
       renderer().Render(ImGui::GetID(id), static_cast<int>(std::lround(size.x * canvas.scale)),
-                        static_cast<int>(std::lround(size.y * canvas.scale)), kChartBackground, canvas.quads);
+                        static_cast<int>(std::lround(size.y * canvas.scale)), Colors().chart_background, canvas.quads);
   draw->AddImage(texture, origin, ImVec2(origin.x + size.x, origin.y + size.y));
 
   // Text over the image: value axis, bar labels, value labels, the reference.
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(kMutedText);
+  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(Colors().muted_text);
   auto at = [&](float x, float y) { return ImVec2(origin.x + x, origin.y + y); };
   for (double v = 0; v <= axis.max + axis.step * 0.5; v += axis.step) {
     std::string s = format(c, v);

@@ -42,6 +42,7 @@ struct App {
   ExplainState url_explain;  // the explain keys the URL shows
   int frame = 0;
   int gl_generation = 0;  // the WebGL context's, see WatchGlContext
+  Theme theme_applied = Theme::Light;
 };
 
 // GLFW's mouse is in canvas pixels; ImGui works in CSS pixels divided by the
@@ -61,6 +62,7 @@ void begin_frame(App& app) {
   io.DisplaySize = ImVec2(static_cast<float>(canvas.css_width) / scale, static_cast<float>(canvas.css_height) / scale);
   io.DisplayFramebufferScale = ImVec2(pixels, pixels);
   if (io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(io.MousePos.x / pixels, io.MousePos.y / pixels);
+  if (app.state.settings.theme != app.theme_applied) ApplyTheme(app.theme_applied = app.state.settings.theme);
   ImGui::NewFrame();
 }
 
@@ -167,7 +169,7 @@ int main() {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the URL holds the state, not a file
-  ApplyTheme(1.0f);
+  ApplyTheme(Theme::Light);
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
   InstallWheelFix(app.window);
   WatchGlContext();

@@ -45,7 +45,7 @@ void labelled(const char* label, const char* key, const InputError& error, F&& i
   ImGui::TextUnformatted(label);
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-1);
-  if (refused) ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(1.0f, 0.80f, 0.80f, 1.0f));
+  if (refused) ImGui::PushStyleColor(ImGuiCol_FrameBg, Colors().refused_field);
   input();
   if (refused) ImGui::PopStyleColor();
   if (refused) TextError(error.message);

@@ -192,7 +192,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
       const bool hbm = fused && !c.view && c.kernel >= 0 && pk >= 0 && pk != c.kernel;
       const bool hot = j == hover_edge_from && static_cast<int>(i) == hover_edge_to;
       ImU32 color = hbm ? IM_COL32(176, 52, 52, 230) : IM_COL32(150, 156, 168, 200);
-      if (hot) color = IM_COL32(20, 20, 20, 255);
+      if (hot) color = Colors().ink;
       const float w = (hbm ? 3.0f : 1.2f) * std::clamp(e.zoom, 0.6f, 1.6f) + (hot ? 1.0f : 0.0f);
       segments.push_back({from.x * scale, from.y * scale, to.x * scale, to.y * scale, color, w * scale});
     }
@@ -211,7 +211,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
     float bw = 1;
     if (n.view) fill = IM_COL32(255, 255, 255, 255), border = IM_COL32(160, 160, 160, 255), bw = 1.5f;
     const bool in_selected_kernel = fused && selected_kernel >= 0 && effective_kernel(st, L, static_cast<int>(i)) == selected_kernel && !n.source;
-    if (in_selected_kernel) border = IM_COL32(30, 30, 30, 255), bw = 2.5f;
+    if (in_selected_kernel) border = Colors().ink, bw = 2.5f;
     if (n.id == e.node) border = IM_COL32(200, 30, 30, 255), bw = 3;
     if (static_cast<int>(i) == hover_node) bw += 1;
     if (!n.source && !n.view && a.x >= 0 && b.x <= size.x && a.y >= 0 && b.y <= size.y && !recorded) {
@@ -225,7 +225,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
                      std::max(0.0f, rad - bw) * scale});
   }
   const ImTextureID tex = ExplainRenderer().Render(kGraphChart, static_cast<int>(std::lround(size.x * scale)),
-                                                   static_cast<int>(std::lround(size.y * scale)), kChartBackground,
+                                                   static_cast<int>(std::lround(size.y * scale)), Colors().chart_background,
                                                    quads, segments);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));

@@ -5,6 +5,7 @@
 #include "web/export.h"
 #include "web/fonts.h"
 #include "web/panels.h"
+#include "web/theme.h"
 #include "web/widgets.h"
 
 namespace fl::web {
@@ -69,7 +70,7 @@ void draw_kernel_details(const KernelRow& k, Lang lang) {
   for (char c : k.code) lines += c == '\n';
   ImFont* mono = MonoFont();
   const float line_h = mono ? mono->FontSize * ImGui::GetIO().FontGlobalScale : ImGui::GetTextLineHeight();
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.96f, 0.97f, 0.98f, 1));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, Colors().code_background);
   ImGui::BeginChild("code", ImVec2(0, line_h * static_cast<float>(lines) + 12), true, ImGuiWindowFlags_HorizontalScrollbar);
   if (mono) ImGui::PushFont(mono);
   ImGui::TextUnformatted(k.code.c_str());

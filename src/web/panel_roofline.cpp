@@ -124,9 +124,9 @@ void DrawRooflinePanel(State& state) {
   std::vector<Quad> quads;
   std::vector<Segment> segs;
   for (int d = static_cast<int>(ix0); d <= static_cast<int>(ix1); ++d)
-    quads.push_back({X(std::pow(10.0, d)) * s, top * s, (X(std::pow(10.0, d)) + 1) * s, (top + phh) * s, kChartGrid});
+    quads.push_back({X(std::pow(10.0, d)) * s, top * s, (X(std::pow(10.0, d)) + 1) * s, (top + phh) * s, Colors().chart_grid});
   for (int d = static_cast<int>(iy0); d <= static_cast<int>(iy1); ++d)
-    quads.push_back({left * s, Y(std::pow(10.0, d)) * s, (left + pw) * s, (Y(std::pow(10.0, d)) + 1) * s, kChartGrid});
+    quads.push_back({left * s, Y(std::pow(10.0, d)) * s, (left + pw) * s, (Y(std::pow(10.0, d)) + 1) * s, Colors().chart_grid});
   // Roofs: min(peak, I × bandwidth) for both peaks.
   const double xlo = std::pow(10.0, ix0), xhi = std::pow(10.0, ix1);
   auto roof = [&](double peak, ImU32 color, float width) {
@@ -134,12 +134,12 @@ void DrawRooflinePanel(State& state) {
     double x0 = std::max(xlo, std::pow(10.0, iy0) / hw.bandwidth);
     segs.push_back({X(x0) * s, Y(x0 * hw.bandwidth) * s, X(ridge) * s, Y(peak) * s, color, width * s});
     segs.push_back({X(ridge) * s, Y(peak) * s, X(xhi) * s, Y(peak) * s, color, width * s});
-    segs.push_back({X(ridge) * s, Y(peak) * s, X(ridge) * s, (top + phh) * s, IM_COL32(120, 126, 138, 120), 1 * s});
+    segs.push_back({X(ridge) * s, Y(peak) * s, X(ridge) * s, (top + phh) * s, Colors().faint_ink, 1 * s});
   };
   roof(hw.matmul_flops, IM_COL32(52, 101, 164, 255), 2.5f);
   roof(hw.other_flops, IM_COL32(200, 120, 40, 255), 2.0f);
-  quads.push_back({left * s, (top + phh) * s, (left + pw) * s, (top + phh + 1) * s, kChartAxis});
-  quads.push_back({left * s, top * s, (left + 1) * s, (top + phh) * s, kChartAxis});
+  quads.push_back({left * s, (top + phh) * s, (left + pw) * s, (top + phh + 1) * s, Colors().chart_axis});
+  quads.push_back({left * s, top * s, (left + 1) * s, (top + phh) * s, Colors().chart_axis});
   int hover = -1, hover_source = -1;
   const ImVec2 mouse(ImGui::GetIO().MousePos.x - origin.x, ImGui::GetIO().MousePos.y - origin.y);
   float best = 1e9f;
@@ -168,7 +168,7 @@ void DrawRooflinePanel(State& state) {
     const float r = radius(k.t) + 2;
     if (len <= r + 4) continue;  // the op sits inside its kernel's point
     const float ux = dx / len, uy = dy / len, tx = x1 - ux * r, ty = y1 - uy * r;
-    const ImU32 ink = IM_COL32(70, 76, 90, 150);
+    const ImU32 ink = Colors().faint_ink;
     segs.push_back({x0 * s, y0 * s, tx * s, ty * s, ink, 1.2f * s});
     segs.push_back({tx * s, ty * s, (tx - ux * 7 - uy * 4) * s, (ty - uy * 7 + ux * 4) * s, ink, 1.2f * s});
     segs.push_back({tx * s, ty * s, (tx - ux * 7 + uy * 4) * s, (ty - uy * 7 - ux * 4) * s, ink, 1.2f * s});
@@ -183,17 +183,17 @@ void DrawRooflinePanel(State& state) {
     if (hovered && dist <= r + 2 && dist < best) best = dist, hover = static_cast<int>(i), hover_source = -1;
     const bool sel = static_cast<int>(i) == selected;
     if (!sel && !first_time(x, y, r, -1)) continue;
-    if (sel) quads.push_back({(x - r - 3) * s, (y - r - 3) * s, (x + r + 3) * s, (y + r + 3) * s, IM_COL32(20, 20, 20, 255), (r + 3) * s});
+    if (sel) quads.push_back({(x - r - 3) * s, (y - r - 3) * s, (x + r + 3) * s, (y + r + 3) * s, Colors().ink, (r + 3) * s});
     ImU32 c = KindColor(k.kind);
     c = (c & 0x00FFFFFFu) | (static_cast<ImU32>(200) << IM_COL32_A_SHIFT);
     quads.push_back({(x - r) * s, (y - r) * s, (x + r) * s, (y + r) * s, c, r * s});
   }
   if (clicked) selected = hover >= 0 && hover != selected ? hover : -1;
   const ImTextureID tex = ExplainRenderer().Render(kRooflineChart, static_cast<int>(std::lround(size.x * s)),
-                                                   static_cast<int>(std::lround(size.y * s)), kChartBackground, quads, segs);
+                                                   static_cast<int>(std::lround(size.y * s)), Colors().chart_background, quads, segs);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));
-  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(kMutedText);
+  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(Colors().muted_text);
   auto at = [&](float x, float y) { return ImVec2(origin.x + x, origin.y + y); };
   for (int d = static_cast<int>(ix0); d <= static_cast<int>(ix1); ++d) {
     std::string t = fmt_decade(d);
@@ -221,9 +221,9 @@ void DrawRooflinePanel(State& state) {
   // The roofs' numbers under the chart, where no point can cover them.
   const std::string mm = tr(Text::UiRooflineMatmulRoof, lang, {fmt_fixed(hw.matmul_flops / 1e12, 0), fmt_fixed(hw.matmul_flops / hw.bandwidth, 0)});
   const std::string oo = tr(Text::UiRooflineOtherRoof, lang, {fmt_fixed(hw.other_flops / 1e12, 0), fmt_fixed(hw.other_flops / hw.bandwidth, 0)});
-  ImGui::TextColored(ImVec4(0.20f, 0.40f, 0.64f, 1.0f), "%s", mm.c_str());
+  ImGui::TextColored(Colors().matmul_text, "%s", mm.c_str());
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextColored(ImVec4(0.71f, 0.39f, 0.12f, 1.0f), "%s", oo.c_str());
+  ImGui::TextColored(Colors().other_text, "%s", oo.c_str());
   std::vector<std::string> kinds = KindsOf(p.kernel_list);
   for (const ArrowSource& a : arrows.sources)
     if (std::find(kinds.begin(), kinds.end(), a.kind) == kinds.end()) kinds.push_back(a.kind);

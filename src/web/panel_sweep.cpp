@@ -121,11 +121,11 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
   std::vector<Quad> quads;
   std::vector<Segment> segs;
   for (int d = static_cast<int>(std::ceil(ax.x0 - 1e-9)); d <= static_cast<int>(std::floor(ax.x1 + 1e-9)); ++d)
-    quads.push_back({X(std::pow(10.0, d)) * px, top * px, (X(std::pow(10.0, d)) + 1) * px, (top + ph) * px, kChartGrid});
+    quads.push_back({X(std::pow(10.0, d)) * px, top * px, (X(std::pow(10.0, d)) + 1) * px, (top + ph) * px, Colors().chart_grid});
   for (int d = ax.y0; d <= ax.y1; ++d)
-    quads.push_back({left * px, Y(std::pow(10.0, d)) * px, (left + pw) * px, (Y(std::pow(10.0, d)) + 1) * px, kChartGrid});
-  quads.push_back({left * px, (top + ph) * px, (left + pw) * px, (top + ph + 1) * px, kChartAxis});
-  quads.push_back({left * px, top * px, (left + 1) * px, (top + ph) * px, kChartAxis});
+    quads.push_back({left * px, Y(std::pow(10.0, d)) * px, (left + pw) * px, (Y(std::pow(10.0, d)) + 1) * px, Colors().chart_grid});
+  quads.push_back({left * px, (top + ph) * px, (left + pw) * px, (top + ph + 1) * px, Colors().chart_axis});
+  quads.push_back({left * px, top * px, (left + 1) * px, (top + ph) * px, Colors().chart_axis});
   auto add_line = [&](size_t part, float width) {
     for (size_t i = 1; i < s.points.size(); ++i) {
       const double a = measure(s.points[i - 1].partitions[part], bytes), b = measure(s.points[i].partitions[part], bytes);
@@ -156,13 +156,13 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
       const float d = std::abs(X(static_cast<double>(s.points[i].value)) - mx);
       if (d < best) best = d, hover = static_cast<int>(i);
     }
-    vertical(static_cast<double>(s.points[static_cast<size_t>(hover)].value), kChartAxis, 1, false);
+    vertical(static_cast<double>(s.points[static_cast<size_t>(hover)].value), Colors().chart_axis, 1, false);
   }
   const ImTextureID tex = ExplainRenderer().Render(kSweepChart, static_cast<int>(std::lround(size.x * px)),
-                                                   static_cast<int>(std::lround(size.y * px)), kChartBackground, quads, segs);
+                                                   static_cast<int>(std::lround(size.y * px)), Colors().chart_background, quads, segs);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));
-  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(kMutedText);
+  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(Colors().muted_text);
   auto at = [&](float x, float y) { return ImVec2(origin.x + x, origin.y + y); };
   auto text_centred = [&](float x, float y, ImU32 color, const std::string& t) {
     const float w = ImGui::CalcTextSize(t.c_str()).x;

@@ -86,25 +86,25 @@ void DrawTimelinePanel(State& state) {
     const KernelRow& k = p.kernel_list[i];
     const double oh = e.megakernel ? (i == 0 ? overhead : 0) : overhead;
     if (oh > 0) {
-      quads.push_back({X(t) * s, top * s, X(t + oh) * s, (top + bar_h) * s, kOverheadGrey});
+      quads.push_back({X(t) * s, top * s, X(t + oh) * s, (top + bar_h) * s, Colors().overhead_grey});
       if (hovered && mx >= X(t) && mx < X(t + oh)) hover = static_cast<int>(i), hover_overhead = true;
       t += oh;
     }
     const float x0 = X(t), x1 = std::max(X(t + k.t), x0 + 1.0f / s);
     spans[i] = {x0, x1};
     if (static_cast<int>(i) == selected)
-      quads.push_back({(x0 - 2) * s, (top - 3) * s, (x1 + 2) * s, (top + bar_h + 3) * s, IM_COL32(20, 20, 20, 255), 2 * s});
+      quads.push_back({(x0 - 2) * s, (top - 3) * s, (x1 + 2) * s, (top + bar_h + 3) * s, Colors().ink, 2 * s});
     quads.push_back({x0 * s, top * s, x1 * s, (top + bar_h) * s, KindColor(k.kind), 1.5f * s});
     if (hovered && mx >= x0 && mx < x1) hover = static_cast<int>(i), hover_overhead = false;
     t += k.t;
   }
-  quads.push_back({left * s, (top + bar_h + 4) * s, (left + pw) * s, (top + bar_h + 5) * s, kChartAxis});
+  quads.push_back({left * s, (top + bar_h + 4) * s, (left + pw) * s, (top + bar_h + 5) * s, Colors().chart_axis});
   if (clicked) selected = hover >= 0 && !hover_overhead && hover != selected ? hover : -1;
   const ImTextureID tex = ExplainRenderer().Render(kTimelineChart, static_cast<int>(std::lround(size.x * s)),
-                                                   static_cast<int>(std::lround(size.y * s)), kChartBackground, quads);
+                                                   static_cast<int>(std::lround(size.y * s)), Colors().chart_background, quads);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));
-  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(kMutedText);
+  const ImU32 muted = ImGui::ColorConvertFloat4ToU32(Colors().muted_text);
   // Ticks: 0, a quarter, half, three quarters and the total.
   for (int q = 0; q <= 4; ++q) {
     const std::string label = q == 0 ? "0" : fmt_time(span * q / 4);

@@ -57,7 +57,7 @@ constexpr std::string_view kModelKeys[] = {"d", "heads", "kv_heads", "head_dim",
 constexpr std::string_view kModelSizeKeys[] = {"model_layers", "vocab", "tied_embeddings"};
 constexpr std::string_view kHardwareKeys[] = {"matmul_tflops", "other_tflops", "bandwidth_tbs",
                                               "launch_us",     "graph_launch_us", "memory_gb"};
-constexpr std::string_view kPageKeys[] = {"view", "embed", "partition", "kernel", "scale", "controls", "hide"};
+constexpr std::string_view kPageKeys[] = {"view", "embed", "partition", "kernel", "scale", "controls", "hide", "theme"};
 // The numbers an embed may show as controls: every number of the sidebar.
 constexpr std::string_view kControlKeys[] = {"d",        "heads",         "kv_heads",     "head_dim",      "ffn",
                                              "tokens",   "kv_len",        "batch",        "matmul_tflops", "other_tflops",
@@ -328,6 +328,9 @@ void ApplySettings(Settings& s, const Pairs& pairs) {
         if (item != "buttons") throw ConfigError(key, Text::ErrUnknownChoice, {key, item, "buttons"});
         next.hide_buttons = true;
       }
+    } else if (key == "theme") {
+      if (value != "light" && value != "dark") throw ConfigError(key, Text::ErrUnknownChoice, {key, value, "light, dark"});
+      next.theme = value == "dark" ? Theme::Dark : Theme::Light;
     } else if (key == "kernel") {
       next.kernel = page_int(key, value, -1, 1000000);
     } else {
@@ -353,6 +356,7 @@ Pairs SettingsPairs(const Settings& s) {
     out.emplace_back("controls", list);
   }
   if (s.hide_buttons) out.emplace_back("hide", "buttons");
+  if (s.theme == Theme::Dark) out.emplace_back("theme", "dark");
   if ((ViewDemo(s.view) == 1 || s.view == View::Roofline || s.view == View::Timeline) && s.kernel >= 0)
     out.emplace_back("kernel", std::to_string(s.kernel));
   return out;

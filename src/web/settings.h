@@ -54,6 +54,9 @@ struct Workload {
 // makes every number of it the preset's again (so it is named, not custom).
 Pairs ResetPairs(const Workload& w, std::string_view key);
 
+// The page's colours: light (the default) or dark (a dark slide deck, a dark room).
+enum class Theme { Light, Dark };
+
 struct Settings {
   View view = View::Kernels;
   Lang lang = Lang::Zh;
@@ -67,6 +70,7 @@ struct Settings {
   double scale = 1;
   std::vector<std::string> controls;
   bool hide_buttons = false;
+  Theme theme = Theme::Light;
   bool operator==(const Settings&) const = default;
 };
 
@@ -93,7 +97,7 @@ void ApplySettings(Settings& s, const Pairs& pairs);
 // The page's scale for slides: scale=0.75 to 3.
 inline constexpr double kMinScale = 0.75, kMaxScale = 3;
 
-// True for the keys the page keeps (view, embed, partition, kernel, scale, controls, hide).
+// True for the keys the page keeps (view, embed, partition, kernel, scale, controls, hide, theme).
 bool IsPageKey(std::string_view key);
 
 // The state as key=value pairs: every key needed to reproduce the view.

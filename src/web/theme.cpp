@@ -4,9 +4,38 @@
 
 namespace fl::web {
 
-void ApplyTheme(float scale) {
+namespace {
+
+const Palette kLight{
+    IM_COL32(255, 255, 255, 255), IM_COL32(226, 229, 235, 255), IM_COL32(120, 126, 138, 255),
+    IM_COL32(205, 208, 214, 255), IM_COL32(20, 20, 20, 255),    IM_COL32(70, 76, 90, 150),
+    IM_COL32(0, 0, 0, 18),
+    ImVec4(0.40f, 0.42f, 0.47f, 1.0f), ImVec4(0.80f, 0.10f, 0.10f, 1.0f),
+    ImVec4(0.20f, 0.40f, 0.64f, 1.0f), ImVec4(0.71f, 0.39f, 0.12f, 1.0f),
+    ImVec4(0.96f, 0.97f, 0.98f, 1.0f), ImVec4(1.0f, 0.80f, 0.80f, 1.0f),
+};
+
+const Palette kDark{
+    IM_COL32(24, 26, 31, 255),    IM_COL32(52, 56, 66, 255),  IM_COL32(150, 156, 168, 255),
+    IM_COL32(78, 82, 92, 255),    IM_COL32(240, 240, 245, 255), IM_COL32(200, 206, 218, 150),
+    IM_COL32(255, 255, 255, 20),
+    ImVec4(0.66f, 0.69f, 0.75f, 1.0f), ImVec4(1.0f, 0.45f, 0.45f, 1.0f),
+    ImVec4(0.50f, 0.70f, 0.95f, 1.0f), ImVec4(0.95f, 0.65f, 0.35f, 1.0f),
+    ImVec4(0.09f, 0.10f, 0.12f, 1.0f), ImVec4(0.45f, 0.15f, 0.15f, 1.0f),
+};
+
+const Palette* g_palette = &kLight;
+
+}  // namespace
+
+const Palette& Colors() { return *g_palette; }
+
+void ApplyTheme(Theme theme) {
+  const bool dark = theme == Theme::Dark;
+  g_palette = dark ? &kDark : &kLight;
   ImGuiStyle style;
-  ImGui::StyleColorsLight(&style);
+  if (dark) ImGui::StyleColorsDark(&style);
+  else ImGui::StyleColorsLight(&style);
   style.WindowRounding = 0;
   style.FrameRounding = 3;
   style.GrabRounding = 3;
@@ -14,22 +43,31 @@ void ApplyTheme(float scale) {
   style.WindowBorderSize = 0;
   style.ChildBorderSize = 1;
   // Every frame outlined: an unchecked radio button, checkbox or empty input
-  // stays visible against the panel (contrast 3.7:1 with the border below).
+  // stays visible against the panel (contrast above 3:1 in both themes).
   style.FrameBorderSize = 1;
   style.FramePadding = ImVec2(6, 3);
   style.ItemSpacing = ImVec2(8, 5);
   style.CellPadding = ImVec2(4, 2);
   style.ScrollbarSize = 12;
   ImVec4* c = style.Colors;
-  c[ImGuiCol_WindowBg] = ImVec4(0.965f, 0.970f, 0.980f, 1.0f);
-  c[ImGuiCol_ChildBg] = ImVec4(0.965f, 0.970f, 0.980f, 1.0f);
-  c[ImGuiCol_Border] = ImVec4(0.50f, 0.52f, 0.57f, 1.0f);
-  c[ImGuiCol_TableHeaderBg] = ImVec4(0.87f, 0.90f, 0.95f, 1.0f);
-  c[ImGuiCol_TableRowBgAlt] = ImVec4(0.0f, 0.0f, 0.0f, 0.035f);
-  c[ImGuiCol_Header] = ImVec4(0.99f, 0.85f, 0.35f, 0.55f);
-  c[ImGuiCol_HeaderHovered] = ImVec4(0.99f, 0.85f, 0.35f, 0.35f);
-  c[ImGuiCol_HeaderActive] = ImVec4(0.99f, 0.80f, 0.20f, 0.70f);
-  style.ScaleAllSizes(scale);
+  if (dark) {
+    c[ImGuiCol_WindowBg] = c[ImGuiCol_ChildBg] = ImVec4(0.11f, 0.12f, 0.14f, 1.0f);
+    c[ImGuiCol_Border] = ImVec4(0.55f, 0.58f, 0.64f, 1.0f);
+    c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.18f, 0.22f, 1.0f);
+    c[ImGuiCol_TableHeaderBg] = ImVec4(0.20f, 0.24f, 0.31f, 1.0f);
+    c[ImGuiCol_TableRowBgAlt] = ImVec4(1.0f, 1.0f, 1.0f, 0.04f);
+    c[ImGuiCol_Header] = ImVec4(0.85f, 0.65f, 0.15f, 0.40f);
+    c[ImGuiCol_HeaderHovered] = ImVec4(0.85f, 0.65f, 0.15f, 0.25f);
+    c[ImGuiCol_HeaderActive] = ImVec4(0.85f, 0.65f, 0.15f, 0.55f);
+  } else {
+    c[ImGuiCol_WindowBg] = c[ImGuiCol_ChildBg] = ImVec4(0.965f, 0.970f, 0.980f, 1.0f);
+    c[ImGuiCol_Border] = ImVec4(0.50f, 0.52f, 0.57f, 1.0f);
+    c[ImGuiCol_TableHeaderBg] = ImVec4(0.87f, 0.90f, 0.95f, 1.0f);
+    c[ImGuiCol_TableRowBgAlt] = ImVec4(0.0f, 0.0f, 0.0f, 0.035f);
+    c[ImGuiCol_Header] = ImVec4(0.99f, 0.85f, 0.35f, 0.55f);
+    c[ImGuiCol_HeaderHovered] = ImVec4(0.99f, 0.85f, 0.35f, 0.35f);
+    c[ImGuiCol_HeaderActive] = ImVec4(0.99f, 0.80f, 0.20f, 0.70f);
+  }
   ImGui::GetStyle() = style;
 }
 

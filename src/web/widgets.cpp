@@ -47,13 +47,13 @@ void tint_swatch(const std::vector<std::string>& kinds) {
 }  // namespace
 
 void TextMuted(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, kMutedText);
+  ImGui::PushStyleColor(ImGuiCol_Text, Colors().muted_text);
   ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 
 void TextError(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, kErrorText);
+  ImGui::PushStyleColor(ImGuiCol_Text, Colors().error_text);
   ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
@@ -109,7 +109,7 @@ void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKe
     tint_swatch(kinds);
     ImGui::TextUnformatted(Tx(Text::UiLegendOverhead, lang));
   } else if (overhead == OverheadKey::Grey) {
-    swatch(kOverheadGrey);
+    swatch(Colors().overhead_grey);
     ImGui::TextUnformatted(Tx(Text::UiLegendOverheadGrey, lang));
   } else {
     ImGui::NewLine();

@@ -65,14 +65,15 @@ export async function pixelStats(page, png) {
       if (Math.abs(r - 52) < 8 && Math.abs(g - 101) < 8 && Math.abs(b - 164) < 8) ++barBlue;
     }
     const n = data.length / 4;
-    return { colors: colors.size, stddev: Math.sqrt(sumSq / n - (sum / n) ** 2), barBlue, width: c.width, height: c.height };
+    return { colors: colors.size, mean: sum / n, stddev: Math.sqrt(sumSq / n - (sum / n) ** 2), barBlue, width: c.width, height: c.height };
   }, "data:image/png;base64," + png.toString("base64"));
 }
 
 // WCAG's contrast ratio between a control's outline and the panel around it:
 // the widget's left square (a radio button's circle, a checkbox), or for an
 // input its left edge only (`edgeOnly`: no text), with a 3 px margin; the
-// margin's corner is the panel, the darkest pixel the outline.
+// margin's corner is the panel, the pixel that differs most from it (darker
+// on a light theme, lighter on a dark one) the outline.
 export async function outlineContrast(page, rect, { edgeOnly = false } = {}) {
   const [x, y, , h] = rect;
   const png = await page.screenshot({ clip: { x: x - 3, y: y - 3, width: edgeOnly ? 6 : h + 6, height: h + 6 } });
@@ -87,9 +88,13 @@ export async function outlineContrast(page, rect, { edgeOnly = false } = {}) {
     const data = ctx.getImageData(0, 0, c.width, c.height).data;
     const linear = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
     const lum = (i) => 0.2126 * linear(data[i]) + 0.7152 * linear(data[i + 1]) + 0.0722 * linear(data[i + 2]);
-    let darkest = 1;
-    for (let i = 0; i < data.length; i += 4) darkest = Math.min(darkest, lum(i));
-    return (lum(0) + 0.05) / (darkest + 0.05);
+    const panel = lum(0);
+    let ratio = 1;
+    for (let i = 0; i < data.length; i += 4) {
+      const l = lum(i);
+      ratio = Math.max(ratio, (Math.max(l, panel) + 0.05) / (Math.min(l, panel) + 0.05));
+    }
+    return ratio;
   }, "data:image/png;base64," + png.toString("base64"));
 }
 

@@ -328,6 +328,24 @@ test("Embed copies an <iframe> of the view; Copy link says so, or shows the link
   await page.close();
 });
 
+test("theme=dark: a dark page and charts, outlines still visible, kept in the state, switched back live", async () => {
+  const { page, errors } = await open("view=roofline&lang=en&theme=dark&embed=1", { width: 960, height: 540 });
+  assert.equal((await page.evaluate(() => fusionlab.getState())).theme, "dark");
+  const dark = await pixelStats(page, await page.screenshot());
+  assert.ok(dark.mean < 70, `mean luminance ${dark.mean.toFixed(0)} of 255`);
+  const widgets = (await page.evaluate(() => fusionlab.getExplain())).widgets;
+  const ratio = await outlineContrast(page, widgets["phase.decode"]);
+  assert.ok(ratio >= 3, `unchecked radio outline ${ratio.toFixed(2)}:1 on the dark panel`);
+  await page.screenshot({ path: `${artifacts}roofline-dark.png` });
+  await page.evaluate(() => fusionlab.setState({ theme: "light" }));
+  await afterFrames(page, 3);
+  const light = await pixelStats(page, await page.screenshot());
+  assert.ok(light.mean > 200, `mean luminance ${light.mean.toFixed(0)} of 255 after theme=light`);
+  assert.equal(new URL(page.url()).searchParams.get("theme"), null, "light is the default, not written");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("invalid URL values are ignored, the page still starts", async () => {
   const { page, errors } = await open("view=prefill&tokens=abc&heads=7&launch_us=-1&bogus=1");
   const state = await page.evaluate(() => fusionlab.getState());
