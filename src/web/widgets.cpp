@@ -66,6 +66,7 @@ int ComboWheelStep() {
 }
 
 int Stepped(int current, int step, int count) {
+  if (step == 0) return current;
   if (current < 0) return step < 0 ? count - 1 : 0;
   return std::clamp(current + step, 0, count - 1);
 }
