@@ -81,12 +81,18 @@
     getState: () => call("getState"),
     setState: (state) => {
       if (!isObject(state)) throw new TypeError("fusionlab.setState(state): state must be an object");
+      Module.flInput = 1;  // the page draws the new state (idle frames are skipped)
       call("setState", state);
     },
     // The messages the page shows: {url_warning, error, field} (the refused input's).
     messages: () => call("messages"),
     // For tests: the next frame throws `message` as a C++ exception.
-    debug: { throwNextFrame: (message) => call("throwNextFrame", String(message ?? "")) },
+    debug: {
+      throwNextFrame: (message) => {
+        Module.flInput = 1;
+        call("throwNextFrame", String(message ?? ""));
+      },
+    },
   };
 
   // [SECTION] The explain views (src/web/explain.cpp): their state, and the
@@ -100,6 +106,7 @@
   }
   window.fusionlab.getExplain = () => explainCall("explainStateJson");
   window.fusionlab.setExplain = (state) => {
+    Module.flInput = 1;
     explainCall("setExplainJson", JSON.stringify(state ?? {}));
   };
   window.fusionlab.saveBlob = (name, blob) => {

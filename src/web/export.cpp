@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "web/explain.h"
+#include "web/platform.h"
 #include "web/widgets.h"
 
 namespace fl::web {
@@ -47,7 +48,10 @@ void SaveText(const std::string& name, const std::string& mime, const std::strin
   js_save_text(name.c_str(), mime.c_str(), text.data(), static_cast<int>(text.size()));
 }
 
-void RequestFigurePng(const std::string& name, const std::string& figure) { g_pending_png = {name, figure}; }
+void RequestFigurePng(const std::string& name, const std::string& figure) {
+  g_pending_png = {name, figure};
+  KeepDrawing();  // it is saved after the next frame is drawn
+}
 
 void RecordFigure(const std::string& name) {
   RecordWidget(name);
@@ -60,7 +64,10 @@ void RecordFigure(const std::string& name) {
 
 void SavePendingFigurePng() {
   if (!g_pending_png) return;
-  if (!g_pending_png->in_view && g_pending_png->frames_waited++ < 3) return;  // scrolling into view
+  if (!g_pending_png->in_view && g_pending_png->frames_waited++ < 3) {  // scrolling into view
+    KeepDrawing();
+    return;
+  }
   const PendingPng pending = std::move(*g_pending_png);
   g_pending_png.reset();
   const std::vector<float>* rect = RecordedWidget(pending.figure);

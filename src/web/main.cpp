@@ -43,7 +43,23 @@ struct App {
   int frame = 0;
   int gl_generation = 0;  // the WebGL context's, see WatchGlContext
   Theme theme_applied = Theme::Light;
+  int frames_left = 0;  // frames still to draw after the last input
 };
+
+// After input, ImGui needs a few frames to settle (hover, sizes, popups).
+constexpr int kFramesAfterInput = 8;
+
+// Whether this animation frame draws: not while idle.
+bool should_draw(App& app, bool context_restored) {
+  const bool input = TakeInput(), keep = TakeKeepDrawing();
+  if (input || context_restored) app.frames_left = kFramesAfterInput;
+  const ImGuiIO& io = ImGui::GetIO();
+  // Typing (the caret, the pause that applies a number) and a held widget draw every frame.
+  const bool busy = keep || io.WantTextInput || ImGui::IsAnyItemActive() || app.frame < 2;
+  if (!busy && app.frames_left <= 0) return false;
+  --app.frames_left;
+  return true;
+}
 
 // GLFW's mouse is in canvas pixels; ImGui works in CSS pixels divided by the
 // page's scale (scale=, for slides) and renders at DisplayFramebufferScale,
@@ -125,10 +141,13 @@ void draw_frame(App& app) {
 void frame(void* arg) {
   App& app = *static_cast<App*>(arg);
   if (GlContextLost()) return;  // nothing can be drawn until it is restored
+  bool restored = false;
   if (const int generation = GlContextGeneration(); generation != app.gl_generation) {
     app.gl_generation = generation;
     recreate_gl_resources();
+    restored = true;
   }
+  if (!should_draw(app, restored)) return;
   // A bug in a panel must not leave a dead canvas: show its message.
   const double start = emscripten_get_now();
   try {
@@ -173,6 +192,7 @@ int main() {
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
   InstallWheelFix(app.window);
   WatchGlContext();
+  WatchInput();
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
   InitState(app.state, TakeExplainKeys(UrlQuery()), BrowserLanguage());

@@ -12,6 +12,7 @@
 #include "web/export.h"
 #include "web/field_labels.h"
 #include "web/panels.h"
+#include "web/platform.h"
 #include "web/sweep_job.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -240,6 +241,7 @@ void DrawSweepPanel(State& state) {
     TextMuted(tr(Text::UiSweepProgress, lang, {std::to_string(job.Done()), std::to_string(job.Total())}));
   }
   RecordShown("sweep_busy", job.Busy() ? 1 : 0);
+  if (job.Busy()) KeepDrawing();
   if (job.Error()) TextError(job.Error()->message(lang));
   if (!job.HasShown()) return;
   const Sweep& s = job.Shown();

@@ -1,5 +1,7 @@
 #include "web/platform.h"
 
+#include <utility>
+
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <imgui_impl_glfw.h>
@@ -122,6 +124,30 @@ int GlContextGeneration() { return js_gl_context_generation(); }
 void ShowErrorPanel(const std::string& message) { js_show_error_panel(message.c_str()); }
 
 void InstallWheelFix(GLFWwindow* window) { glfwSetScrollCallback(window, wheel_callback); }
+
+namespace {
+bool g_keep_drawing = false;
+}  // namespace
+
+EM_JS(void, js_watch_input, (), {
+  const wake = () => { Module.flInput = 1; };
+  for (const type of ["pointerdown", "pointermove", "pointerup", "mousedown", "mousemove", "mouseup", "wheel",
+                      "keydown", "keyup", "touchstart", "touchmove", "touchend", "resize", "focus", "blur",
+                      "visibilitychange"])
+    window.addEventListener(type, wake, {capture: true, passive: true});
+  Module.flInput = 1;
+});
+
+EM_JS(int, js_take_input, (), {
+  const input = Module.flInput | 0;
+  Module.flInput = 0;
+  return input;
+});
+
+void WatchInput() { js_watch_input(); }
+bool TakeInput() { return js_take_input() != 0; }
+void KeepDrawing() { g_keep_drawing = true; }
+bool TakeKeepDrawing() { return std::exchange(g_keep_drawing, false); }
 
 void RunMainLoop(void (*frame)(void*), void* arg) {
   emscripten_set_main_loop_arg(frame, arg, 0, true);

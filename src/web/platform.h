@@ -52,6 +52,16 @@ int GlContextGeneration();
 // escaped a frame (the page keeps running; the panel can be dismissed).
 void ShowErrorPanel(const std::string& message);
 
+// Idle frames are skipped (a laptop's battery): the page draws after input
+// (pointer, keys, wheel, touch, resize, focus, setState/setExplain), and for
+// as long as something asks to keep drawing.
+void WatchInput();
+bool TakeInput();  // whether input arrived since the last call
+// Called during a frame by what is still changing without input (a sweep
+// filling in, a PNG waiting to be saved): the next frame is drawn too.
+void KeepDrawing();
+bool TakeKeepDrawing();
+
 // Calls `frame` once per browser animation frame, forever; does not return.
 [[noreturn]] void RunMainLoop(void (*frame)(void*), void* arg);
 

@@ -346,6 +346,30 @@ test("theme=dark: a dark page and charts, outlines still visible, kept in the st
   await page.close();
 });
 
+test("an idle page draws nothing; input, setState and a filling sweep draw", async () => {
+  const { page, errors } = await open("view=prefill&lang=en");
+  const drawn = async () => (await page.evaluate(() => fusionlab.getExplain())).frames_drawn;
+  await afterFrames(page, 20);  // the frames after loading settle
+  let before = await drawn();
+  await afterFrames(page, 30);
+  assert.equal(await drawn(), before, "30 idle animation frames drew nothing");
+  await page.mouse.move(400, 300);
+  await afterFrames(page, 3);
+  assert.ok(await drawn() > before, "a pointer move draws");
+  await afterFrames(page, 20);
+  before = await drawn();
+  await page.evaluate(() => fusionlab.setState({ tokens: 4096 }));
+  await afterFrames(page, 3);
+  assert.ok(await drawn() > before, "setState draws");
+  // A whole model's sweep fills in over many frames with no input at all.
+  await page.evaluate(() => fusionlab.setState({ view: "sweep", layers: "all" }));
+  for (let i = 0; i < 400 && (await page.evaluate(() => fusionlab.getExplain())).shown.sweep_points !== 64; i++)
+    await afterFrames(page, 2);
+  assert.equal((await page.evaluate(() => fusionlab.getExplain())).shown.sweep_points, 64);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("invalid URL values are ignored, the page still starts", async () => {
   const { page, errors } = await open("view=prefill&tokens=abc&heads=7&launch_us=-1&bogus=1");
   const state = await page.evaluate(() => fusionlab.getState());
