@@ -118,11 +118,20 @@
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10000);
   };
-  window.fusionlab.savePixels = (name, width, height, rgba) => {
+  // A chart's pixels under a title line naming what it shows (model, size, GPU).
+  window.fusionlab.savePixels = (name, width, height, rgba, title) => {
+    const band = Math.round(26 * title.scale);
     const c = document.createElement("canvas");
     c.width = width;
-    c.height = height;
-    c.getContext("2d").putImageData(new ImageData(new Uint8ClampedArray(rgba.buffer), width, height), 0, 0);
+    c.height = height + band;
+    const ctx = c.getContext("2d");
+    ctx.fillStyle = title.background;
+    ctx.fillRect(0, 0, width, band);
+    ctx.fillStyle = title.ink;
+    ctx.font = `${Math.round(14 * title.scale)}px "Fusion Lab UI", system-ui, sans-serif`;
+    ctx.textBaseline = "middle";
+    ctx.fillText(title.text, Math.round(6 * title.scale), band / 2, width - Math.round(12 * title.scale));
+    ctx.putImageData(new ImageData(new Uint8ClampedArray(rgba.buffer), width, height), 0, band);
     c.toBlob((blob) => window.fusionlab.saveBlob(name, blob), "image/png");
   };
   // Copies `text`, then says so for a moment; where the clipboard is refused
@@ -177,7 +186,11 @@
       () => {
         Module.addRunDependency("ui-font");
         fontBytes.then((buffer) => {
-          if (buffer) Module.fontBytes = new Uint8Array(buffer);
+          if (buffer) {
+            // The same font for the title line of exported PNGs (Chinese included).
+            new FontFace("Fusion Lab UI", buffer.slice(0)).load().then((face) => document.fonts.add(face), () => {});
+            Module.fontBytes = new Uint8Array(buffer);
+          }
           else console.warn(`Fusion Lab: ${FONT_URL} did not load; Chinese text cannot be shown`);
           Module.removeRunDependency("ui-font");
         });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "web/caption.h"
 #include "web/embed_layout.h"
 #include "web/explain.h"
 #include "web/export.h"
@@ -73,6 +74,7 @@ void DrawApp(State& state, AppUi& ui) {
   ImGui::Begin("Fusion Lab", nullptr, flags);
   HideExportButtons(state.settings.hide_buttons);
   SetEmbedLayout(state.settings.embed);
+  SetFigureTitle(ViewCaption(state.settings));
   if (state.settings.embed) {
     DrawEmbedStrip(state);
     recompute_if_needed(state);

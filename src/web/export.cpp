@@ -10,6 +10,7 @@
 
 #include "web/explain.h"
 #include "web/platform.h"
+#include "web/theme.h"
 #include "web/widgets.h"
 
 namespace fl::web {
@@ -23,9 +24,17 @@ EM_JS(void, js_save_text, (const char* name, const char* mime, const char* text,
   window.fusionlab.saveBlob(UTF8ToString(name), new Blob([bytes], {type: UTF8ToString(mime)}));
 });
 
-EM_JS(void, js_save_pixels, (const char* name, const unsigned char* rgba, int width, int height), {
-  window.fusionlab.savePixels(UTF8ToString(name), width, height, HEAPU8.slice(rgba, rgba + width * height * 4));
+EM_JS(void, js_save_pixels, (const char* name, const unsigned char* rgba, int width, int height, const char* title,
+                             float scale, const char* background, const char* ink), {
+  window.fusionlab.savePixels(UTF8ToString(name), width, height, HEAPU8.slice(rgba, rgba + width * height * 4),
+                              {text: UTF8ToString(title), scale, background: UTF8ToString(background), ink: UTF8ToString(ink)});
 });
+
+// "rgb(r, g, b)" for the canvas 2D API.
+std::string css_color(ImU32 c) {
+  return "rgb(" + std::to_string(c >> IM_COL32_R_SHIFT & 0xFF) + ", " + std::to_string(c >> IM_COL32_G_SHIFT & 0xFF) + ", " +
+         std::to_string(c >> IM_COL32_B_SHIFT & 0xFF) + ")";
+}
 
 // The link (embed 0) or the <iframe> snippet (1) to the clipboard, with the
 // page's words for "copied" and for copying by hand when it is refused.
@@ -41,6 +50,7 @@ struct PendingPng {
 };
 std::optional<PendingPng> g_pending_png;  // saved when the frame is drawn
 bool g_buttons_hidden = false;             // hide=buttons
+std::string g_figure_title;                // the title line of exported PNGs
 
 }  // namespace
 
@@ -92,7 +102,9 @@ void SavePendingFigurePng() {
                      rgba.begin() + static_cast<std::ptrdiff_t>(row * static_cast<size_t>(y + 1)),
                      rgba.begin() + static_cast<std::ptrdiff_t>(row * static_cast<size_t>(h - 1 - y)));
   for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
-  js_save_pixels(pending.name.c_str(), rgba.data(), w, h);
+  const std::string background = css_color(Colors().chart_background);
+  const std::string ink = css_color(ImGui::GetColorU32(ImGuiCol_Text));
+  js_save_pixels(pending.name.c_str(), rgba.data(), w, h, g_figure_title.c_str(), s, background.c_str(), ink.c_str());
 }
 
 void CopyLink(Lang lang) { js_copy(0, Tx(Text::UiLinkCopied, lang), Tx(Text::UiCopyByHand, lang), Tx(Text::UiClose, lang)); }
@@ -118,6 +130,7 @@ std::string CsvRow(const std::vector<std::string>& cells) {
 }
 
 void HideExportButtons(bool hidden) { g_buttons_hidden = hidden; }
+void SetFigureTitle(std::string title) { g_figure_title = std::move(title); }
 
 void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const json& analysis,
                    const std::string& base_name, Lang lang) {

@@ -36,6 +36,8 @@ using CsvMaker = std::function<std::string()>;
 // `figure` (if not null), JSON, copy link, embed.
 // hide=buttons (an embed in a slide): DrawExportRow draws nothing.
 void HideExportButtons(bool hidden);
+// The line above every exported PNG: what it shows (caption.h's ViewCaption).
+void SetFigureTitle(std::string title);
 void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const nlohmann::json& analysis,
                    const std::string& base_name, Lang lang);
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/presets.h"
+#include "web/caption.h"
 #include "web/explain.h"
 #include "web/field_labels.h"
 #include "web/number_drag.h"
@@ -133,19 +134,15 @@ void dtype_input(State& state, const Workload& w, const char* key, const InputEr
   });
 }
 
-std::string model_label(const ModelPreset& m, Lang lang) {
-  return m.key == "small" ? std::string(Tx(Text::UiPresetSmall, lang)) : std::string(m.name);
-}
-
 void draw_model_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {
   const AnalysisConfig& c = w.config;
   const ModelPreset* current = find_model(c.model_key);
-  const std::string shown = current ? model_label(*current, lang) : Tx(Text::UiPresetCustom, lang);
+  const std::string shown = current ? ModelLabel(*current, lang) : Tx(Text::UiPresetCustom, lang);
   labelled(FieldLabel("model", lang), "model", error, [&] {
     const auto presets = model_presets();
     if (ImGui::BeginCombo("##model", shown.c_str())) {
       for (const ModelPreset& m : presets) {
-        if (ImGui::Selectable(model_label(m, lang).c_str(), current == &m)) EditConfig(state, {{"model", std::string(m.key)}});
+        if (ImGui::Selectable(ModelLabel(m, lang).c_str(), current == &m)) EditConfig(state, {{"model", std::string(m.key)}});
         tooltip(tr(Text::UiSourceTip, lang, {std::string(m.source)}));
       }
       ImGui::Selectable(Tx(Text::UiPresetCustom, lang), !current);

@@ -1,31 +1,17 @@
 // [SECTION] Embed mode: one slim line above the single view.
 #include <algorithm>
 
+#include "web/caption.h"
 #include "web/explain.h"
 #include "web/panels.h"
 #include "web/widgets.h"
 
 namespace fl::web {
 
-namespace {
-
-std::string workload_summary(const Workload& w) {
-  const LayerCfg& m = w.config.model;
-  return "d=" + std::to_string(m.d) + " H=" + std::to_string(m.H) + " G=" + std::to_string(m.G) +
-         " dh=" + std::to_string(m.dh) + " f=" + std::to_string(m.f);
-}
-
-}  // namespace
-
 void DrawEmbedStrip(State& state) {
   Settings& s = state.settings;
   const Lang lang = s.lang;
-  std::string line = std::string("Fusion Lab · ") + Tx(ViewTitle(s.view), lang);
-  const Workload& w = ActiveWorkload(s);
-  line += " · " + workload_summary(w);
-  if (ShownPhases(s) == Phases::Decode) line += " S=" + std::to_string(w.config.kv_len);
-  else line += " T=" + std::to_string(w.config.tokens);
-  if (ShownPhases(s) != Phases::Both && w.config.batch != 1) line += " B=" + std::to_string(w.config.batch);
+  const std::string line = ViewCaption(s);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(line.c_str());
   const char* toggle = Tx(Text::UiLanguage, lang);

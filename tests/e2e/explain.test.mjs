@@ -175,6 +175,20 @@ test("our ablation beside the paper's, and export (CSV, JSON, PNG, link)", async
 
 // A figure's PNG is the canvas as seen (text included): its size follows the
 // figure's recorded rectangle, and it is not blank.
+// The top `rows` of a PNG, as a PNG.
+async function cropPng(page, png, rows) {
+  const dataUrl = await page.evaluate(async ([src, n]) => {
+    const img = new Image();
+    img.src = src;
+    await img.decode();
+    const c = document.createElement("canvas");
+    [c.width, c.height] = [img.width, n];
+    c.getContext("2d").drawImage(img, 0, 0);
+    return c.toDataURL("image/png");
+  }, ["data:image/png;base64," + png.toString("base64"), rows]);
+  return Buffer.from(dataUrl.split(",")[1], "base64");
+}
+
 async function exportPng(page, prefix, figure, expectedName) {
   const [png] = await Promise.all([page.waitForEvent("download"), click(page, `${prefix}.png`)]);
   assert.equal(png.suggestedFilename(), expectedName);
@@ -182,8 +196,11 @@ async function exportPng(page, prefix, figure, expectedName) {
   await png.saveAs(path);
   const [, , w, h] = (await explain(page)).widgets[figure];
   const { width, height, colors: colours } = await pixelStats(page, readFileSync(path));
-  assert.ok(Math.abs(width - w) <= 8 && Math.abs(height - h) <= 8, `${figure}: ${width}x${height} for ${w}x${h}`);
+  // The figure under a title line of 26 px (at this page's pixel ratio, 1).
+  assert.ok(Math.abs(width - w) <= 8 && Math.abs(height - 26 - h) <= 8, `${figure}: ${width}x${height} for ${w}x${h} + 26`);
   assert.ok(colours > 30, `${figure}: ${colours} colours, looks blank`);
+  const title = await pixelStats(page, await cropPng(page, readFileSync(path), 26));
+  assert.ok(title.stddev > 10, `${figure}: the title line has text (luminance spread ${title.stddev.toFixed(1)})`);
 }
 
 test("every chart exports as PNG and the partition table as CSV", async () => {

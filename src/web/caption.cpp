@@ -1,0 +1,33 @@
+#include "web/caption.h"
+
+#include "core/units.h"
+#include "web/explain.h"
+#include "web/panels.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+std::string ModelLabel(const ModelPreset& m, Lang lang) {
+  if (m.key != "small") return std::string(m.name);
+  return tr(Text::UiPresetSmall, lang, {std::to_string(m.layer.d), std::to_string(m.layer.H)});
+}
+
+std::string ViewCaption(const Settings& s) {
+  const Lang lang = s.lang;
+  const AnalysisConfig& c = ActiveWorkload(s).config;
+  std::string line = std::string("Fusion Lab · ") + Tx(ViewTitle(s.view), lang) + " · ";
+  if (const ModelPreset* m = find_model(c.model_key)) line += ModelLabel(*m, lang);
+  else
+    line += "d=" + std::to_string(c.model.d) + " H=" + std::to_string(c.model.H) + " G=" + std::to_string(c.model.G) +
+            " dh=" + std::to_string(c.model.dh) + " f=" + std::to_string(c.model.f);
+  if (c.whole_model) line += " (" + tr(Text::UiWholeModel, lang, {std::to_string(c.layers)}) + ")";
+  const Phases phases = ShownPhases(s);
+  line += phases == Phases::Decode ? " · S = " + std::to_string(c.kv_len) : " · T = " + std::to_string(c.tokens);
+  if (phases != Phases::Both && c.batch != 1) line += " · B = " + std::to_string(c.batch);
+  if (const HardwarePreset* h = find_hardware(c.hardware_key)) line += " · " + std::string(h->name);
+  else
+    line += " · " + tr(Text::UiCaptionCustomGpu, lang, {fmt_fixed(c.hw.matmul_flops / 1e12, 0), fmt_number(c.hw.bandwidth / 1e12)});
+  return line;
+}
+
+}  // namespace fl::web
