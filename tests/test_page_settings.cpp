@@ -332,3 +332,19 @@ TEST_CASE("a number resets to the preset last chosen, which is named again", "[p
   ApplyConfig(w, {{"tokens", "77"}}, Lang::En);
   CHECK(ResetPairs(w, "tokens") == Pairs{{"tokens", Workload::Default(2).Value("tokens")}});
 }
+
+TEST_CASE("every field the sidebar labels says what it means, in both languages", "[page]") {
+  int labelled = 0;
+  for (std::string_view key : setting_keys()) {
+    if (!FieldLabel(key, Lang::En)) continue;
+    INFO(key);
+    ++labelled;
+    const char* en = FieldHelp(key, Lang::En);
+    const char* zh = FieldHelp(key, Lang::Zh);
+    REQUIRE(en);
+    REQUIRE(zh);
+    CHECK(std::string_view(en).size() > 20);
+    CHECK(std::string_view(en) != zh);
+  }
+  CHECK(labelled >= 19);
+}

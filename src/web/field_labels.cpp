@@ -8,20 +8,29 @@ namespace {
 
 struct Field {
   std::string_view key;
-  Text label;
+  Text label, help;
 };
 
 constexpr Field kFields[] = {
-    {"model", Text::UiModelPreset},      {"layers", Text::UiLayers},
-    {"d", Text::UiHidden},               {"heads", Text::UiHeads},
-    {"kv_heads", Text::UiKvHeads},       {"head_dim", Text::UiHeadDim},
-    {"ffn", Text::UiFfn},                {"tokens", Text::UiTokens},
-    {"kv_len", Text::UiKvLen},           {"batch", Text::UiBatch},
-    {"dtype", Text::UiActDtype},         {"weights_dtype", Text::UiWeightsDtype},
-    {"hardware", Text::UiGpu},           {"matmul_tflops", Text::UiMatmulTflops},
-    {"other_tflops", Text::UiOtherTflops}, {"bandwidth_tbs", Text::UiBandwidth},
-    {"memory_gb", Text::UiMemoryGb},     {"launch_us", Text::UiLaunch},
-    {"graph_launch_us", Text::UiGraphLaunch},
+    {"model", Text::UiModelPreset, Text::HelpModel},
+    {"layers", Text::UiLayers, Text::HelpLayers},
+    {"d", Text::UiHidden, Text::HelpHidden},
+    {"heads", Text::UiHeads, Text::HelpHeads},
+    {"kv_heads", Text::UiKvHeads, Text::HelpKvHeads},
+    {"head_dim", Text::UiHeadDim, Text::HelpHeadDim},
+    {"ffn", Text::UiFfn, Text::HelpFfn},
+    {"tokens", Text::UiTokens, Text::HelpTokens},
+    {"kv_len", Text::UiKvLen, Text::HelpKvLen},
+    {"batch", Text::UiBatch, Text::HelpBatch},
+    {"dtype", Text::UiActDtype, Text::HelpActDtype},
+    {"weights_dtype", Text::UiWeightsDtype, Text::HelpWeightsDtype},
+    {"hardware", Text::UiGpu, Text::HelpGpu},
+    {"matmul_tflops", Text::UiMatmulTflops, Text::HelpMatmulTflops},
+    {"other_tflops", Text::UiOtherTflops, Text::HelpOtherTflops},
+    {"bandwidth_tbs", Text::UiBandwidth, Text::HelpBandwidth},
+    {"memory_gb", Text::UiMemoryGb, Text::HelpMemoryGb},
+    {"launch_us", Text::UiLaunch, Text::HelpLaunch},
+    {"graph_launch_us", Text::UiGraphLaunch, Text::HelpGraphLaunch},
 };
 
 }  // namespace
@@ -29,6 +38,12 @@ constexpr Field kFields[] = {
 const char* FieldLabel(std::string_view key, Lang lang) {
   for (const Field& f : kFields)
     if (f.key == key) return tr(f.label, lang).data();
+  return nullptr;
+}
+
+const char* FieldHelp(std::string_view key, Lang lang) {
+  for (const Field& f : kFields)
+    if (f.key == key) return tr(f.help, lang).data();
   return nullptr;
 }
 

@@ -13,6 +13,8 @@ namespace fl::web {
 // The label on screen for `key` ("kv_heads" -> "G: KV heads (GQA)"), or
 // nullptr for a key the sidebar does not show.
 const char* FieldLabel(std::string_view key, Lang lang);
+// What the field means, for the label's tooltip; nullptr for an unknown key.
+const char* FieldHelp(std::string_view key, Lang lang);
 
 // A refused configuration's message with every field it names given by its
 // label; `typed` (the value the user entered) is never taken for a field.

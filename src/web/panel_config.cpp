@@ -39,11 +39,13 @@ void tooltip(const std::string& text) {
 // A label on the left, the input filling the rest of the row; the frame turns
 // red while the core refuses this field, and its message follows the row.
 template <typename F>
-void labelled(const char* label, const char* key, const InputError& error, F&& input) {
+void labelled(const char* key, Lang lang, const InputError& error, F&& input) {
+  const char* label = FieldLabel(key, lang);
   const bool refused = error.field == key;
   const float label_w = std::floor(ImGui::GetContentRegionAvail().x * 0.56f);  // whole pixels: crisp outlines
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
+  if (const char* help = FieldHelp(key, lang)) tooltip(help);
   ImGui::SameLine(label_w);
   ImGui::SetNextItemWidth(-1);
   if (refused) ImGui::PushStyleColor(ImGuiCol_FrameBg, Colors().refused_field);
@@ -86,7 +88,7 @@ void number_input(State& state, const Workload& w, const char* key, const InputE
                                                                                         : nullptr;
   const NumberRange& range = *find_number_range(key);
   ImGui::BeginDisabled(unused != nullptr);
-  labelled(FieldLabel(key, lang), key, error, [&] {
+  labelled(key, lang, error, [&] {
     const std::string value = w.Value(key), preset = w.PresetValue(key);
     const float reset_w = ImGui::GetFrameHeight();
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - reset_w - ImGui::GetStyle().ItemInnerSpacing.x);
@@ -112,7 +114,7 @@ void number_input(State& state, const Workload& w, const char* key, const InputE
 }
 
 void dtype_input(State& state, const Workload& w, const char* key, const InputError& error) {
-  labelled(FieldLabel(key, state.settings.lang), key, error, [&] {
+  labelled(key, state.settings.lang, error, [&] {
     const std::string current = w.Value(key);
     const bool act = std::string(key) == "dtype";
     const auto list = act ? std::span<const char* const>(kActDtypes) : std::span<const char* const>(kWeightDtypes);
@@ -138,7 +140,7 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
   const AnalysisConfig& c = w.config;
   const ModelPreset* current = find_model(c.model_key);
   const std::string shown = current ? ModelLabel(*current, lang) : Tx(Text::UiPresetCustom, lang);
-  labelled(FieldLabel("model", lang), "model", error, [&] {
+  labelled("model", lang, error, [&] {
     const auto presets = model_presets();
     if (ImGui::BeginCombo("##model", shown.c_str())) {
       for (const ModelPreset& m : presets) {
@@ -155,7 +157,7 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
     }
     if (current) tooltip(tr(Text::UiSourceTip, lang, {std::string(current->source)}));
   });
-  labelled(FieldLabel("layers", lang), "layers", error, [&] {
+  labelled("layers", lang, error, [&] {
     const std::string whole = tr(Text::UiWholeModel, lang, {std::to_string(c.layers)});
     if (ImGui::BeginCombo("##layers", c.whole_model ? whole.c_str() : Tx(Text::UiOneLayer, lang))) {
       if (ImGui::Selectable(Tx(Text::UiOneLayer, lang), !c.whole_model)) EditConfig(state, {{"layers", "one"}});
@@ -179,7 +181,7 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
 
 void draw_hardware_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {
   const HardwarePreset* current = find_hardware(w.config.hardware_key);
-  labelled(FieldLabel("hardware", lang), "hardware", error, [&] {
+  labelled("hardware", lang, error, [&] {
     if (ImGui::BeginCombo("##hardware", current ? std::string(current->name).c_str() : Tx(Text::UiPresetCustom, lang))) {
       for (const HardwarePreset& h : hardware_presets()) {
         if (ImGui::Selectable(std::string(h.name).c_str(), current == &h)) EditConfig(state, {{"hardware", std::string(h.key)}});

@@ -23,7 +23,9 @@ void draw_kernel_table(const KernelsResult& r, int& selected, Lang lang) {
   ImGui::TableSetupColumn(Tx(Text::UiColReads, lang));
   ImGui::TableSetupColumn(Tx(Text::UiColWrites, lang));
   ImGui::TableSetupColumn(Tx(Text::UiColTime, lang));
-  ImGui::TableHeadersRow();
+  TableHeadersWithHelp({std::nullopt, Text::HelpColKind, Text::HelpColOps, Text::HelpColNodes, Text::HelpColReads,
+                        Text::HelpColWrites, Text::HelpColTime},
+                       lang);
   for (size_t i = 0; i < r.kernels.size(); ++i) {
     const KernelRow& k = r.kernels[i];
     ImGui::TableNextRow();

@@ -26,20 +26,26 @@ void draw_partition_table(const PhaseResult& r, const PhaseInfo& info, bool deco
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH |
                                 ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("partitions", columns, flags)) return;
-  ImGui::TableSetupColumn(Tx(Text::UiColIndex, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColPartition, lang), ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn(Tx(Text::UiColKernels, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColBytes, lang));
-  if (!decode) ImGui::TableSetupColumn(Tx(Text::UiColGflops, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColRoofline, lang));
+  std::vector<std::optional<Text>> help;
+  auto column = [&](const char* label, std::optional<Text> tip, ImGuiTableColumnFlags f = 0) {
+    ImGui::TableSetupColumn(label, f);
+    help.push_back(tip);
+  };
+  column(Tx(Text::UiColIndex, lang), std::nullopt);
+  column(Tx(Text::UiColPartition, lang), Text::HelpColPartition, ImGuiTableColumnFlags_WidthStretch);
+  column(Tx(Text::UiColKernels, lang), Text::HelpColKernels);
+  column(Tx(Text::UiColBytes, lang), Text::HelpColBytes);
+  if (!decode) column(Tx(Text::UiColGflops, lang), Text::HelpColGflops);
+  column(Tx(Text::UiColRoofline, lang), Text::HelpColRoofline);
   if (decode) {
-    ImGui::TableSetupColumn(Tx(Text::UiColOverhead, lang));
-    ImGui::TableSetupColumn(Tx(Text::UiColOverheadShare, lang));
+    column(Tx(Text::UiColOverhead, lang), Text::HelpColOverhead);
+    column(Tx(Text::UiColOverheadShare, lang), Text::HelpColOverheadShare);
   }
-  ImGui::TableSetupColumn(Tx(Text::UiColWithOverhead, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColSpeedup, lang));
-  if (decode) ImGui::TableSetupColumn(tr(Text::UiColTokensPerS, lang, {std::to_string(info.layers)}).c_str());
-  ImGui::TableHeadersRow();
+  column(Tx(Text::UiColWithOverhead, lang), Text::HelpColWithOverhead);
+  column(Tx(Text::UiColSpeedup, lang), Text::HelpColSpeedup);
+  const std::string tokens = tr(Text::UiColTokensPerS, lang, {std::to_string(info.layers)});
+  if (decode) column(tokens.c_str(), Text::HelpColTokensPerS);
+  TableHeadersWithHelp(help, lang);
   for (size_t i = 0; i < r.partitions.size(); ++i) {
     const PartitionRow& p = r.partitions[i];
     ImGui::TableNextRow();

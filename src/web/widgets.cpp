@@ -71,6 +71,22 @@ int Stepped(int current, int step, int count) {
   return std::clamp(current + step, 0, count - 1);
 }
 
+void TableHeadersWithHelp(const std::vector<std::optional<Text>>& help, Lang lang) {
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < ImGui::TableGetColumnCount(); ++c) {
+    if (!ImGui::TableSetColumnIndex(c)) continue;
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    const size_t i = static_cast<size_t>(c);
+    if (i < help.size() && help[i] && ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 22);
+      ImGui::TextUnformatted(Tx(*help[i], lang));
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
+}
+
 void SectionHeading(const std::string& text) {
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kAccent));

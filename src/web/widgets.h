@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ void DrawObservations(const std::vector<std::string>& observations, Lang lang);
 enum class OverheadKey { None, LightShade, Grey };
 void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKey overhead);
 std::vector<std::string> KindsOf(const std::vector<KernelRow>& kernels);
+
+// A table's header row, each header with its tooltip: help[i] for column i
+// (none where it is nullopt).
+void TableHeadersWithHelp(const std::vector<std::optional<Text>>& help, Lang lang);
 
 // A table cell: a square in the kind's colour, then its name.
 void KindCell(const std::string& kind);
