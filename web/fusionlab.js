@@ -166,6 +166,28 @@
     document.getElementById("copy-dialog").hidden = true;
     document.getElementById("canvas").focus();
   });
+  // The canvas's accessible name and the view's tables as DOM tables (a11y.cpp).
+  window.fusionlab.setAccessibleView = ({ name, tables }) => {
+    document.getElementById("canvas").setAttribute("aria-label", name);
+    const box = document.getElementById("a11y");
+    box.replaceChildren(...tables.map((t) => {
+      const table = document.createElement("table");
+      table.createCaption().textContent = t.caption;
+      const head = table.createTHead().insertRow();
+      for (const h of t.headers) {
+        const th = document.createElement("th");
+        th.scope = "col";
+        th.textContent = h;
+        head.appendChild(th);
+      }
+      const body = table.createTBody();
+      for (const r of t.rows) {
+        const row = body.insertRow();
+        for (const cell of r) row.insertCell().textContent = cell;
+      }
+      return table;
+    }));
+  };
   // The page's link; the <iframe> snippet of the same state, as one view alone.
   window.fusionlab.copyLink = (said) => {
     window.fusionlab.lastCopiedLink = window.location.href;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "web/a11y.h"
 #include "web/caption.h"
 #include "web/embed_layout.h"
 #include "web/explain.h"
@@ -94,6 +95,7 @@ void DrawApp(State& state, AppUi& ui) {
   ImGui::EndChild();
   if (!state.settings.embed) ImGui::EndGroup();
   ImGui::End();
+  if (state.has_results) SyncAccessibility(state);
   ui.first_frame = false;
 }
 

@@ -225,6 +225,8 @@ void point_tooltip(const SweepPoint& p, SweepKey key, bool bytes, Lang lang) {
 
 }  // namespace
 
+const Sweep* ShownSweep() { return Job().HasShown() ? &Job().Shown() : nullptr; }
+
 void DrawSweepPanel(State& state) {
   const Lang lang = state.settings.lang;
   if (!EmbedLayout()) ImGui::TextWrapped("%s", Tx(Text::UiSweepIntro, lang));  // an embed: under "More"

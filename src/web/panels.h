@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/sweep.h"
 #include "web/state.h"
 
 namespace fl::web {
@@ -20,6 +21,7 @@ void DrawGraphPanel(State& state, ImVec2 size);  // the shown stage's graph (pan
 void DrawRooflinePanel(State& state);  // demos 2/3: each kernel of a partition on the roofline
 void DrawTimelinePanel(State& state);  // demos 2/3: a partition's kernels on a time axis
 void DrawSweepPanel(State& state);     // demos 2/3: the four partitions against T, S or the batch
+const Sweep* ShownSweep();             // the sweep view's last complete sweep, if any
 
 // The roofline's and timeline's prefill/decode and partition choosers; the phase shown.
 const PhaseResult& DrawPhaseChooser(State& state);

@@ -370,6 +370,35 @@ test("an idle page draws nothing; input, setState and a filling sweep draw", asy
   await page.close();
 });
 
+test("a screen reader gets the canvas's name and the view's tables as DOM text, in step with the state", async () => {
+  const { page, errors } = await open("view=prefill&lang=en");
+  const name = () => page.getAttribute("#canvas", "aria-label");
+  const cells = (row) => page.$$eval(`#a11y table tbody tr:nth-child(${row}) td`, (tds) => tds.map((td) => td.textContent));
+  assert.match(await name(), /Prefill · Llama-3\.1-8B · T = 2048 · H100 SXM/);
+  assert.equal(await page.$$eval("#a11y table tbody tr", (rows) => rows.length), 4);
+  let analysis = await page.evaluate(() => fusionlab.analyze({ demo: 2 }));
+  assert.equal((await cells(3))[2], String(analysis.partitions[2].kernels));
+  // Decode at another S: the name and the numbers follow.
+  await page.evaluate(() => fusionlab.setState({ view: "decode", kv_len: 8192, batch: 8 }));
+  await afterFrames(page, 3);
+  assert.match(await name(), /S = 8192 · B = 8/);
+  analysis = await page.evaluate(() => fusionlab.analyze({ demo: 3, kv_len: 8192, batch: 8, lang: "en" }));
+  assert.equal((await cells(4))[1], analysis.partitions[3].name);
+  assert.equal((await cells(4))[2], String(analysis.partitions[3].kernels));
+  // In Chinese, the headers too.
+  await page.evaluate(() => fusionlab.setState({ lang: "zh" }));
+  await afterFrames(page, 3);
+  assert.ok((await page.$$eval("#a11y th", (ths) => ths.map((th) => th.textContent))).includes("内核数"));
+  // The sweep: one row per point, once it is complete.
+  await page.evaluate(() => fusionlab.setState({ view: "sweep" }));
+  for (let i = 0; i < 200 && (await page.evaluate(() => fusionlab.getExplain())).shown.sweep_points !== 64; i++)
+    await afterFrames(page, 2);
+  await afterFrames(page, 2);
+  assert.equal(await page.$$eval("#a11y table tbody tr", (rows) => rows.length), 64);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("invalid URL values are ignored, the page still starts", async () => {
   const { page, errors } = await open("view=prefill&tokens=abc&heads=7&launch_us=-1&bogus=1");
   const state = await page.evaluate(() => fusionlab.getState());

@@ -1,0 +1,121 @@
+#include "web/a11y.h"
+
+#include <emscripten.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/partitions.h"
+#include "core/units.h"
+#include "web/caption.h"
+#include "web/explain.h"
+#include "web/field_labels.h"
+#include "web/panels.h"
+#include "web/widgets.h"
+
+namespace fl::web {
+
+namespace {
+
+EM_JS(void, js_set_accessible_view, (const char* json), {
+  window.fusionlab.setAccessibleView(JSON.parse(UTF8ToString(json)));
+});
+
+TextTable partitions_table(const PhaseResult& r, Lang lang) {
+  TextTable t{r.title,
+              {Tx(Text::UiColIndex, lang), Tx(Text::UiColPartition, lang), Tx(Text::UiColKernels, lang), Tx(Text::UiColBytes, lang),
+               Tx(Text::UiColRoofline, lang), Tx(Text::UiColWithOverhead, lang), Tx(Text::UiColSpeedup, lang)},
+              {}};
+  for (size_t i = 0; i < r.partitions.size(); ++i) {
+    const PartitionRow& p = r.partitions[i];
+    t.rows.push_back({std::to_string(i + 1), p.name, std::to_string(p.kernels), fmt_bytes(p.bytes), fmt_time(p.t),
+                      fmt_time(p.t_total), fmt_ratio(p.speedup)});
+  }
+  return t;
+}
+
+TextTable kernels_table(const std::string& caption, const std::vector<KernelRow>& kernels, Lang lang) {
+  TextTable t{caption,
+              {Tx(Text::UiColIndex, lang), Tx(Text::UiColKind, lang), Tx(Text::UiColOps, lang), Tx(Text::UiColReads, lang),
+               Tx(Text::UiColWrites, lang), Tx(Text::UiColTime, lang)},
+              {}};
+  for (const KernelRow& k : kernels)
+    t.rows.push_back({std::to_string(k.index), k.kind, k.label, fmt_bytes(k.reads), fmt_bytes(k.writes), fmt_time(k.t)});
+  return t;
+}
+
+std::vector<TextTable> ablation_tables(const AblationResult& r) {
+  TextTable paper{r.title + " (" + r.source + ")", r.columns, {}};
+  for (const AblationRow& row : r.rows) paper.rows.push_back({row.setting, fmt_ratio(row.inference), fmt_ratio(row.training)});
+  TextTable ours{r.ours_title, r.ours_columns, {}};
+  for (const OurAblationRow& row : r.ours) ours.rows.push_back({row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)});
+  return {paper, ours};
+}
+
+TextTable sweep_table(const Sweep& s, Lang lang) {
+  const std::string key(sweep_key_name(s.key));
+  TextTable t{Tx(Text::UiTabSweep, lang), {FieldLabel(key, lang)}, {}};
+  for (PartitionId id : kAllPartitions) t.headers.push_back(Tx(partition_text(id), lang));
+  for (const SweepPoint& p : s.points) {
+    std::vector<std::string> row{std::to_string(p.value)};
+    for (const GraphCost& g : p.partitions) row.push_back(fmt_time(g.t_total));
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+// What the tables depend on, cheap to compare every frame.
+std::string key_of(const State& state) {
+  const Settings& s = state.settings;
+  const ExplainState& e = Explain();
+  const Sweep* sweep = s.view == View::Sweep ? ShownSweep() : nullptr;
+  return ViewCaption(s) + "|" + std::to_string(state.results_generation) + "|" + std::to_string(s.partition) + "|" +
+         std::to_string(e.phase) + "|" + std::to_string(e.stage) + "|" +
+         (sweep ? std::to_string(sweep->points.size()) + ":" + std::to_string(sweep->points.back().value) +
+                      std::to_string(static_cast<int>(sweep->key))
+                : "");
+}
+
+}  // namespace
+
+std::vector<TextTable> ViewTables(const State& state) {
+  const Settings& s = state.settings;
+  const Lang lang = s.lang;
+  const Results& r = state.results;
+  switch (s.view) {
+    case View::Kernels: return {kernels_table(r.kernels.title, r.kernels.kernels, lang)};
+    case View::Prefill: return {partitions_table(r.prefill, lang)};
+    case View::Decode: return {partitions_table(r.decode, lang)};
+    case View::Ablation: return ablation_tables(r.ablation);
+    case View::Passes: {
+      TextTable t{Tx(Text::UiTabPasses, lang), {Tx(Text::UiColStage, lang), Tx(Text::UiColNodes, lang)}, {}};
+      for (const StageRow& st : r.kernels.stages) t.rows.push_back({st.name, std::to_string(st.node_count)});
+      return {t};
+    }
+    case View::Roofline:
+    case View::Timeline: {
+      const PhaseResult& ph = ExplainDecode(s) ? r.decode : r.prefill;
+      if (ph.partitions.empty()) return {};
+      const size_t i = static_cast<size_t>(std::clamp(s.partition, 0, static_cast<int>(ph.partitions.size()) - 1));
+      return {kernels_table(ph.title + " · " + ph.partitions[i].name, ph.partitions[i].kernel_list, lang)};
+    }
+    case View::Sweep:
+      if (const Sweep* sweep = ShownSweep()) return {sweep_table(*sweep, lang)};
+      return {};
+  }
+  return {};
+}
+
+void SyncAccessibility(const State& state) {
+  static std::string last;
+  std::string key = key_of(state);
+  if (key == last) return;
+  last = std::move(key);
+  nlohmann::json tables = nlohmann::json::array();
+  for (const TextTable& t : ViewTables(state))
+    tables.push_back({{"caption", t.caption}, {"headers", t.headers}, {"rows", t.rows}});
+  const nlohmann::json j = {{"name", ViewCaption(state.settings)}, {"tables", tables}};
+  js_set_accessible_view(j.dump().c_str());
+}
+
+}  // namespace fl::web
