@@ -50,6 +50,34 @@ void draw_tabs(State& state, AppUi& ui) {
   ImGui::EndTabBar();
 }
 
+// Narrow layout: the settings button and the views as a dropdown, on one line.
+void draw_narrow_bar(State& state, AppUi& ui) {
+  const Lang lang = state.settings.lang;
+  if (ImGui::Button(Tx(ui.drawer_open ? Text::UiCloseSettings : Text::UiOpenSettings, lang))) ui.drawer_open = !ui.drawer_open;
+  RecordWidget("drawer.toggle");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1);
+  View& view = state.settings.view;
+  if (ImGui::BeginCombo("##view", Tx(ViewTitle(view), lang))) {
+    for (View v : kViews)
+      if (ImGui::Selectable(Tx(ViewTitle(v), lang), v == view)) view = v;
+    ImGui::EndCombo();
+  }
+  RecordWidget("view.choose");
+}
+
+// Narrow layout: the sidebar over the view, from the left edge.
+void draw_drawer(State& state) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x, viewport->Pos.y + ImGui::GetFrameHeightWithSpacing() + 8));
+  ImGui::SetNextWindowSize(ImVec2(std::min(viewport->Size.x, 360.0f), viewport->Size.y - ImGui::GetFrameHeightWithSpacing() - 8));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings;
+  ImGui::Begin("drawer", nullptr, flags & ~ImGuiWindowFlags_NoScrollbar);
+  RecordRect("drawer", ImGui::GetWindowPos(), ImGui::GetWindowSize());
+  DrawConfigPanel(state);
+  ImGui::End();
+}
+
 }  // namespace
 
 Text ViewTitle(View v) {
@@ -72,6 +100,8 @@ void DrawApp(State& state, AppUi& ui) {
   ImGui::SetNextWindowSize(viewport->Size);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  const bool narrow = !state.settings.embed && viewport->Size.x < kDrawerWidth;
+  if (!narrow) ui.drawer_open = false;
   ImGui::Begin("Fusion Lab", nullptr, flags);
   HideExportButtons(state.settings.hide_buttons);
   SetEmbedLayout(state.settings.embed);
@@ -79,6 +109,10 @@ void DrawApp(State& state, AppUi& ui) {
   if (state.settings.embed) {
     DrawEmbedStrip(state);
     recompute_if_needed(state);
+  } else if (narrow) {
+    draw_narrow_bar(state, ui);
+    recompute_if_needed(state);
+    ImGui::BeginGroup();
   } else {
     const float sidebar_w = std::clamp(viewport->Size.x * 0.25f, 230.0f, 300.0f);
     ImGui::BeginChild("sidebar", ImVec2(sidebar_w, 0), true);
@@ -95,6 +129,9 @@ void DrawApp(State& state, AppUi& ui) {
   ImGui::EndChild();
   if (!state.settings.embed) ImGui::EndGroup();
   ImGui::End();
+  // Drawn after the view, so it lies over it; its edits recompute on the next frame.
+  if (ui.drawer_open) draw_drawer(state);
+  else ForgetWidget("drawer");
   if (state.has_results) SyncAccessibility(state);
   ui.first_frame = false;
 }

@@ -1,14 +1,18 @@
-// The page's layout: the sidebar and one tab per demo, or in embed mode a
-// slim strip and the one view named in the URL.
+// The page's layout: the sidebar and one tab per demo; below kDrawerWidth
+// (a phone, a narrow window) the sidebar is a drawer behind a button and the
+// views a dropdown; in embed mode a slim strip and the one view named in the URL.
 #pragma once
 
 #include "web/state.h"
 
 namespace fl::web {
 
+inline constexpr float kDrawerWidth = 900;  // CSS px (over the page's scale)
+
 struct AppUi {
   View tab_shown = View::Kernels;  // the tab the tab bar showed last frame
   bool first_frame = true;
+  bool drawer_open = false;        // narrow layout: the settings drawer
 };
 
 void DrawApp(State& state, AppUi& ui);

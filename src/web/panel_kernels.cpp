@@ -15,10 +15,12 @@ namespace {
 void draw_kernel_table(const KernelsResult& r, int& selected, Lang lang) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH |
                                 ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("kernels", 7, flags)) return;
+  const float em = ImGui::GetFontSize();
+  const WideTable table = BeginWideTable("kernels", 7, flags, static_cast<int>(r.kernels.size()), em * 40, em * 14, 1);
+  if (!table.open) return;
   ImGui::TableSetupColumn(Tx(Text::UiColIndex, lang));
   ImGui::TableSetupColumn(Tx(Text::UiColKind, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColOps, lang), ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(Tx(Text::UiColOps, lang), table.text_flags, table.text_width);
   ImGui::TableSetupColumn(Tx(Text::UiColNodes, lang));
   ImGui::TableSetupColumn(Tx(Text::UiColReads, lang));
   ImGui::TableSetupColumn(Tx(Text::UiColWrites, lang));

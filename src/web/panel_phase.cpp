@@ -25,14 +25,16 @@ void draw_partition_table(const PhaseResult& r, const PhaseInfo& info, bool deco
   const int columns = decode ? 10 : 8;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH |
                                 ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("partitions", columns, flags)) return;
+  const float em = ImGui::GetFontSize();
+  const WideTable table = BeginWideTable("partitions", columns, flags, static_cast<int>(r.partitions.size()), em * 46, em * 15, 2);
+  if (!table.open) return;
   std::vector<std::optional<Text>> help;
-  auto column = [&](const char* label, std::optional<Text> tip, ImGuiTableColumnFlags f = 0) {
-    ImGui::TableSetupColumn(label, f);
+  auto column = [&](const char* label, std::optional<Text> tip, ImGuiTableColumnFlags f = 0, float width = 0) {
+    ImGui::TableSetupColumn(label, f, width);
     help.push_back(tip);
   };
   column(Tx(Text::UiColIndex, lang), std::nullopt);
-  column(Tx(Text::UiColPartition, lang), Text::HelpColPartition, ImGuiTableColumnFlags_WidthStretch);
+  column(Tx(Text::UiColPartition, lang), Text::HelpColPartition, table.text_flags, table.text_width);
   column(Tx(Text::UiColKernels, lang), Text::HelpColKernels);
   column(Tx(Text::UiColBytes, lang), Text::HelpColBytes);
   if (!decode) column(Tx(Text::UiColGflops, lang), Text::HelpColGflops);
@@ -214,15 +216,17 @@ void DrawPhasePanel(State& state) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float below = ImGui::GetTextLineHeightWithSpacing() * 2 + style.ItemSpacing.y * 2 + DetailsHeight();
   const float height = FitHeight(std::clamp(ImGui::GetIO().DisplaySize.y * 0.3f, 130.0f, 280.0f), 80, below);
-  const float kernels_w = (avail - gap) * 0.68f;
+  // Side by side, or on a narrow screen (a phone) one above the other.
+  const bool stacked = avail < ImGui::GetFontSize() * 36;
+  const float kernels_w = stacked ? avail : (avail - gap) * 0.68f;
   ImGui::BeginGroup();  // the exported figure: both charts and the legend
   ImGui::BeginGroup();
   const KernelChartCache& cache = kernel_chart(p, state.results_generation);
   draw_kernel_chart(p, cache, chosen + 1, kernels_w, height, lang);
   ImGui::EndGroup();
-  ImGui::SameLine(0, gap);
+  if (!stacked) ImGui::SameLine(0, gap);
   ImGui::BeginGroup();
-  draw_totals_chart(r, chosen, avail - gap - kernels_w, height, lang);
+  draw_totals_chart(r, chosen, stacked ? avail : avail - gap - kernels_w, height, lang);
   ImGui::EndGroup();
   DrawKindLegend(cache.kinds, lang, OverheadKey::LightShade);
   ImGui::EndGroup();

@@ -71,6 +71,21 @@ int Stepped(int current, int step, int count) {
   return std::clamp(current + step, 0, count - 1);
 }
 
+WideTable BeginWideTable(const char* id, int columns, ImGuiTableFlags flags, int rows, float min_width, float text_width,
+                         int text_lines) {
+  WideTable t;
+  ImVec2 outer(0, 0);
+  if (ImGui::GetContentRegionAvail().x < min_width) {
+    flags |= ImGuiTableFlags_ScrollX;
+    const float row = ImGui::GetTextLineHeight() * static_cast<float>(text_lines) + ImGui::GetStyle().CellPadding.y * 2;
+    outer.y = row * static_cast<float>(rows) + ImGui::GetFrameHeight() + ImGui::GetStyle().ScrollbarSize + 4;
+    t.text_flags = ImGuiTableColumnFlags_WidthFixed;
+    t.text_width = text_width;
+  }
+  t.open = ImGui::BeginTable(id, columns, flags, outer);
+  return t;
+}
+
 void TableHeadersWithHelp(const std::vector<std::optional<Text>>& help, Lang lang) {
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < ImGui::TableGetColumnCount(); ++c) {

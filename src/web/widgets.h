@@ -38,6 +38,19 @@ enum class OverheadKey { None, LightShade, Grey };
 void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKey overhead);
 std::vector<std::string> KindsOf(const std::vector<KernelRow>& kernels);
 
+// A table that fills the view's width, or, where the view is narrower than
+// `min_width` (a phone), keeps that width and scrolls sideways, its one wide
+// text column fixed at `text_width` and up to `text_lines` lines a row.
+// Returns whether the table is open (then call EndTable); `text_column` gets
+// the flags and width for that column.
+struct WideTable {
+  bool open = false;
+  ImGuiTableColumnFlags text_flags = ImGuiTableColumnFlags_WidthStretch;
+  float text_width = 0;
+};
+WideTable BeginWideTable(const char* id, int columns, ImGuiTableFlags flags, int rows, float min_width, float text_width,
+                         int text_lines);
+
 // A table's header row, each header with its tooltip: help[i] for column i
 // (none where it is nullopt).
 void TableHeadersWithHelp(const std::vector<std::optional<Text>>& help, Lang lang);

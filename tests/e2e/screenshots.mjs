@@ -1,5 +1,5 @@
-// Screenshots of every view, in Chinese and English, at 1280×720 and in an
-// 800×450 embed, into artifacts/. Usage: node screenshots.mjs [BASE_URL]
+// Screenshots of every view, in Chinese and English, at 1280×720, in an
+// 800×450 embed and on a phone (390×844, 844×390), into artifacts/. Usage: node screenshots.mjs [BASE_URL]
 import { mkdirSync } from "node:fs";
 import { launch, openPage } from "./browser.mjs";
 
@@ -13,6 +13,8 @@ for (const lang of ["zh", "en"])
   for (const view of views) {
     shots.push({ name: `${view}-${lang}-1280x720`, query: `view=${view}&lang=${lang}`, width: 1280, height: 720 });
     shots.push({ name: `${view}-${lang}-embed-800x450`, query: `view=${view}&lang=${lang}&embed=1`, width: 800, height: 450 });
+    shots.push({ name: `${view}-${lang}-phone-390x844`, query: `view=${view}&lang=${lang}`, width: 390, height: 844 });
+    shots.push({ name: `${view}-${lang}-phone-844x390`, query: `view=${view}&lang=${lang}`, width: 844, height: 390 });
   }
 for (const lang of ["zh", "en"])
   shots.push({ name: `prefill-405b-${lang}-1280x720`, query: `view=prefill&model=llama-3.1-405b&layers=all&hardware=b200&lang=${lang}`, width: 1280, height: 720 });
