@@ -18,6 +18,15 @@ TEST_CASE("log axis ticks read as numbers: no 1e-1 beside 1") {
   CHECK(fmt_decade(21) == "1e21");
 }
 
+TEST_CASE("large counts are grouped by thousands from five digits on") {
+  CHECK(fmt_count(16) == "16");
+  CHECK(fmt_count(2048) == "2048");
+  CHECK(fmt_count(17900) == "17,900");
+  CHECK(fmt_count(131072) == "131,072");
+  CHECK(fmt_count(1048576) == "1,048,576");
+  CHECK(fmt_count(-288000) == "-288,000");
+}
+
 TEST_CASE("times and sizes keep three significant digits") {
   CHECK(fmt_time(1.05e-3) == "1.05 ms");
   CHECK(fmt_time(136e-6) == "136 µs");

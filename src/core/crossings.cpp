@@ -35,11 +35,11 @@ std::string_view key_symbol(SweepKey k) {
   return "";
 }
 
-// Three significant digits, never in exponent form: "37", "1230", "2.5".
+// Three significant digits, never in exponent form: "37", "1230", "2.5", "17,900".
 std::string approx(double v) {
   if (v < 10) return fmt_fixed(v, 1);
   const double unit = std::pow(10.0, std::floor(std::log10(v)) - 2);
-  return fmt_fixed(unit < 1 ? std::round(v) : std::round(v / unit) * unit, 0);
+  return fmt_count(unit < 1 ? std::round(v) : std::round(v / unit) * unit);
 }
 
 Text sentence(CrossingKind k, bool rising) {

@@ -56,6 +56,13 @@ std::string fmt_exact(double x) {
   return buf;
 }
 
+std::string fmt_count(double x) {
+  std::string digits = fmt_fixed(std::round(std::fabs(x)), 0);
+  if (digits.size() > 4)  // four digits read at a glance; from five on, group them
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<size_t>(at), ",");
+  return (x < 0 ? "-" : "") + digits;
+}
+
 std::string fmt_decade(int e) {
   static const char* kPrefix[] = {"", "k", "M", "G", "T", "P", "E"};
   if (e >= 0 && e < 21) return std::string(e % 3 == 0 ? "1" : e % 3 == 1 ? "10" : "100") + kPrefix[e / 3];

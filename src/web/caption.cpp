@@ -22,8 +22,8 @@ std::string ViewCaption(const Settings& s) {
             " dh=" + std::to_string(c.model.dh) + " f=" + std::to_string(c.model.f);
   if (c.whole_model) line += " (" + tr(Text::UiWholeModel, lang, {std::to_string(c.layers)}) + ")";
   const Phases phases = ShownPhases(s);
-  line += phases == Phases::Decode ? " · S = " + std::to_string(c.kv_len) : " · T = " + std::to_string(c.tokens);
-  if (phases != Phases::Both && c.batch != 1) line += " · B = " + std::to_string(c.batch);
+  line += phases == Phases::Decode ? " · S = " + fmt_count(static_cast<double>(c.kv_len)) : " · T = " + fmt_count(static_cast<double>(c.tokens));
+  if (phases != Phases::Both && c.batch != 1) line += " · B = " + fmt_count(static_cast<double>(c.batch));
   if (const HardwarePreset* h = find_hardware(c.hardware_key)) line += " · " + std::string(h->name);
   else
     line += " · " + tr(Text::UiCaptionCustomGpu, lang, {fmt_fixed(c.hw.matmul_flops / 1e12, 0), fmt_number(c.hw.bandwidth / 1e12)});

@@ -187,7 +187,7 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
     row = 1 - row;
   }
   if (now_inside) {  // beside the red line, on the side with room
-    const std::string t = tr(Text::UiSweepNow, lang, {std::to_string(now)});
+    const std::string t = tr(Text::UiSweepNow, lang, {fmt_count(static_cast<double>(now))});
     const float x = X(static_cast<double>(now)), w = ImGui::CalcTextSize(t.c_str()).x;
     draw->AddText(at(x + 4 + w < left + pw ? x + 4 : x - 4 - w, top + 2), kChartReference, t.c_str());
   }
@@ -214,7 +214,7 @@ void draw_legend(Lang lang) {
 
 void point_tooltip(const SweepPoint& p, SweepKey key, bool bytes, Lang lang) {
   ImGui::BeginTooltip();
-  ImGui::TextUnformatted(tr(Text::UiSweepTip, lang, {FieldLabel(sweep_key_name(key), lang), std::to_string(p.value)}).c_str());
+  ImGui::TextUnformatted(tr(Text::UiSweepTip, lang, {FieldLabel(sweep_key_name(key), lang), fmt_count(static_cast<double>(p.value))}).c_str());
   for (size_t i = 0; i < p.partitions.size(); ++i) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPartitionColors[i]), "%s  %s",
                        bytes ? fmt_bytes(p.partitions[i].bytes).c_str() : fmt_time(p.partitions[i].t_total).c_str(),
@@ -260,7 +260,7 @@ void DrawSweepPanel(State& state) {
   for (const Crossing& c : mine) sentences.push_back(crossing_sentence(c, s.key, lang, s.hw));
   if (mine.empty())
     sentences.push_back(tr(Text::UiSweepNone, lang, {Tx(partition_text(kAllPartitions[chosen]), lang),
-                                                     std::to_string(s.points.front().value), std::to_string(s.points.back().value)}));
+                                                     fmt_count(static_cast<double>(s.points.front().value)), fmt_count(static_cast<double>(s.points.back().value))}));
   sentences.push_back(std::string(Tx(Text::UiRooflineNote, lang)));
   // Under the chart: the legend (up to two lines), the sentences as they wrap, the details' header.
   const ImGuiStyle& style = ImGui::GetStyle();
