@@ -36,7 +36,7 @@ struct ExplainState {
   int sweep_key = -1;       // sweep: index into kSweepKeys, -1 the phase's own size (T or S)
   bool sweep_bytes = false; // sweep: HBM bytes instead of time
   // The graph view's camera: graph units to CSS pixels, and the offset.
-  float zoom = 0, pan_x = 0, pan_y = 0;  // zoom 0: fit on the next frame
+  float zoom = 0, pan_x = 0, pan_y = 0;  // zoom 0: fit the whole graph next frame; -1: 1:1 from the inputs
   bool operator==(const ExplainState& o) const {
     return stage == o.stage && node == o.node && graphs == o.graphs && megakernel == o.megakernel &&
            arrows == o.arrows && phase == o.phase && sweep_key == o.sweep_key &&

@@ -20,8 +20,10 @@ namespace {
 
 constexpr float kLayerGap = 92, kRowGap = 34, kNodeW = 74, kNodeH = 24;
 
+}  // namespace
+
 // A colour per fused kernel: distinct hues, light enough for dark text.
-ImU32 kernel_color(int k) {
+ImU32 GraphKernelColor(int k) {
   static const ImU32 kPalette[] = {
       IM_COL32(141, 182, 226, 255), IM_COL32(246, 178, 107, 255), IM_COL32(147, 204, 147, 255),
       IM_COL32(230, 145, 150, 255), IM_COL32(190, 165, 220, 255), IM_COL32(206, 178, 140, 255),
@@ -30,6 +32,8 @@ ImU32 kernel_color(int k) {
   if (k < 0) return IM_COL32(225, 228, 234, 255);
   return kPalette[static_cast<size_t>(k) % (sizeof kPalette / sizeof kPalette[0])];
 }
+
+namespace {
 
 struct Layout {
   const StageRow* stage = nullptr;
@@ -95,25 +99,30 @@ void DrawGraphPanel(State& state, ImVec2 size) {
   size.y = std::max(size.y, 120.0f);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("graph", size);
+  ImGui::SetItemAllowOverlap();  // the Fit and 1:1 buttons lie over its corner
   RecordFigure("graph");
   ImGui::SetItemUsingMouseWheel();
   const bool hovered = ImGui::IsItemHovered();
   ImGuiIO& io = ImGui::GetIO();
 
-  // Camera: fit when asked (zoom 0) or when the stage changed.
+  // Camera: the whole graph when it opens, when asked (zoom 0, the Fit
+  // button) or when the stage changed; "1:1" shows labels at full size from
+  // the inputs on (zoom -1), to pan along the layer.
   static int fitted_stage = -1;
-  if (e.zoom <= 0 || fitted_stage != e.stage) {
-    const float gw = static_cast<float>(L.g.layers) * kLayerGap, gh = static_cast<float>(L.g.widest) * kRowGap;
-    // The layer is a long, narrow DAG: fit its height, keep labels readable,
-    // start at the inputs and let the student pan along it.
-    e.zoom = std::clamp(std::min(size.y / gh, 1.0f), 0.8f, 1.0f);
-    e.pan_x = gw * e.zoom <= size.x ? (size.x - gw * e.zoom) / 2 : 4;
+  const float gw = static_cast<float>(L.g.layers) * kLayerGap, gh = static_cast<float>(L.g.widest) * kRowGap;
+  if (e.zoom == 0 || fitted_stage != e.stage) {
+    e.zoom = std::clamp(std::min({size.x / gw, size.y / gh, 1.0f}), 0.05f, 1.0f);
+    e.pan_x = (size.x - gw * e.zoom) / 2;
     e.pan_y = (size.y - gh * e.zoom) / 2;
     fitted_stage = e.stage;
+  } else if (e.zoom < 0) {
+    e.zoom = 1;
+    e.pan_x = 4;
+    e.pan_y = std::max(4.0f, (size.y - gh) / 2);
   }
   if (hovered && io.MouseWheel != 0) {
     const float factor = std::pow(1.15f, io.MouseWheel);
-    const float nz = std::clamp(e.zoom * factor, 0.1f, 6.0f);
+    const float nz = std::clamp(e.zoom * factor, 0.05f, 6.0f);
     const float mx = io.MousePos.x - origin.x, my = io.MousePos.y - origin.y;
     e.pan_x = mx - (mx - e.pan_x) * nz / e.zoom;
     e.pan_y = my - (my - e.pan_y) * nz / e.zoom;
@@ -204,7 +213,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
     if (b.x < 0 || a.x > size.x || b.y < 0 || a.y > size.y) continue;
     ImU32 fill = IM_COL32(214, 224, 238, 255);
     if (n.source) fill = IM_COL32(236, 237, 240, 255);
-    if (fused) fill = n.kernel >= 0 ? kernel_color(n.kernel) : fill;
+    if (fused) fill = n.kernel >= 0 ? GraphKernelColor(n.kernel) : fill;
     else if (n.change == "added") fill = IM_COL32(120, 196, 120, 255);
     else if (n.change == "rewritten") fill = IM_COL32(245, 170, 80, 255);
     ImU32 border = IM_COL32(120, 126, 138, 255);
@@ -247,6 +256,19 @@ void DrawGraphPanel(State& state, ImVec2 size) {
     }
   }
   draw->PopClipRect();
+
+  // Over the graph's corner: fit the whole graph, or full-size labels.
+  ImGui::SetCursorScreenPos(ImVec2(origin.x + 6, origin.y + 6));
+  if (ImGui::SmallButton(Tx(Text::UiGraphFit, lang))) e.zoom = 0;
+  RecordWidget("graph.fit");
+  ImGui::SameLine();
+  if (ImGui::SmallButton(Tx(Text::UiGraphFullSize, lang))) e.zoom = -1;
+  RecordWidget("graph.full_size");
+  const bool over_buttons = ImGui::IsItemHovered();
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::Dummy(size);  // the graph's rectangle is again the last item, for what follows on its line
+  RecordShown("graph_zoom", e.zoom);
+  if (over_buttons) return;
 
   if (hover_node >= 0) {
     const GraphNode& n = st.nodes[static_cast<size_t>(hover_node)];

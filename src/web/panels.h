@@ -18,6 +18,7 @@ void DrawPhasePanel(State& state);     // demos 2 and 3: four partitions, prefil
 void DrawAblationPanel(State& state);  // demo 4: the PyTorch 2 paper's ablation
 void DrawPassesPanel(State& state);    // demo 1's stages: the pass timeline, each stage's graph
 void DrawGraphPanel(State& state, ImVec2 size);  // the shown stage's graph (pan, zoom, select)
+ImU32 GraphKernelColor(int kernel);              // the graph's colour for a fused kernel
 void DrawRooflinePanel(State& state);  // demos 2/3: each kernel of a partition on the roofline
 void DrawTimelinePanel(State& state);  // demos 2/3: a partition's kernels on a time axis
 void DrawSweepPanel(State& state);     // demos 2/3: the four partitions against T, S or the batch

@@ -71,6 +71,21 @@ test("one selection: a kernel chosen by URL is the page's selection, and a graph
   await page.close();
 });
 
+test("the graph opens fitted to the whole graph; 1:1 shows labels full size, Fit returns", async () => {
+  const { page, errors } = await open("view=passes&lang=en&stage=fused");
+  const zoom = async () => (await explain(page)).shown.graph_zoom;
+  const fitted = await zoom();
+  assert.ok(fitted > 0 && fitted < 1, `the whole layer fits: zoom ${fitted}`);
+  await click(page, "graph.full_size");
+  await afterFrames(page, 2);
+  assert.equal(await zoom(), 1);
+  await click(page, "graph.fit");
+  await afterFrames(page, 2);
+  assert.ok(Math.abs((await zoom()) - fitted) < 1e-6, "Fit returns to the whole graph");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("why + pseudo-kernel: demo 1's kernel detail shows the ends and the code", async () => {
   const { page, errors } = await open("view=kernels&lang=en&kernel=5");
   const e = await explain(page);
