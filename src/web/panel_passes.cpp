@@ -61,17 +61,12 @@ void draw_changes(const StageRow& st, int stage, const KernelsResult& r, const E
   if (stage == kFusedStage) {
     TextMuted(Tx(Text::UiGraphLegendFused, lang));
     // The kernels' colours, each with what it runs (a whole model has thousands: clipped).
-    const float h = ImGui::GetTextLineHeight();
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(r.kernels.size()));
     while (clipper.Step())
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
         const KernelRow& k = r.kernels[static_cast<size_t>(i)];
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.15f), ImVec2(p.x + h * 1.2f, p.y + h * 0.85f),
-                                                  GraphKernelColor(k.index), 2);
-        ImGui::Dummy(ImVec2(h * 1.4f, h));
-        ImGui::SameLine(0, 0);
+        Swatch(GraphKernelColor(k.index));
         ImGui::TextUnformatted(tr(Text::UiGraphKernelKey, lang, {std::to_string(k.index), k.label}).c_str());
       }
   } else {

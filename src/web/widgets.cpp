@@ -20,15 +20,6 @@ std::string flop_count(double flops) {
   return fmt_fixed(flops, 0) + " ";
 }
 
-void swatch(ImU32 color) {
-  const float h = ImGui::GetTextLineHeight();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float side = h * 0.7f, pad = (h - side) / 2;
-  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + side, p.y + pad + side), color, 2);
-  ImGui::Dummy(ImVec2(side, h));
-  ImGui::SameLine(0, h * 0.3f);
-}
-
 // The bar chart's overhead: the lighter shade of each kind's colour, side by side.
 void tint_swatch(const std::vector<std::string>& kinds) {
   const float h = ImGui::GetTextLineHeight();
@@ -45,6 +36,15 @@ void tint_swatch(const std::vector<std::string>& kinds) {
 }
 
 }  // namespace
+
+void Swatch(ImU32 color) {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float side = h * 0.7f, pad = (h - side) / 2;
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + side, p.y + pad + side), color, 2);
+  ImGui::Dummy(ImVec2(side, h));
+  ImGui::SameLine(0, h * 0.3f);
+}
 
 void TextMuted(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, Colors().muted_text);
@@ -133,7 +133,7 @@ std::vector<std::string> KindsOf(const std::vector<KernelRow>& kernels) {
 
 void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKey overhead) {
   for (const std::string& kind : kinds) {
-    swatch(KindColor(kind));
+    Swatch(KindColor(kind));
     ImGui::TextUnformatted(kind.c_str());
     ImGui::SameLine(0, ImGui::GetTextLineHeight());
   }
@@ -141,7 +141,7 @@ void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKe
     tint_swatch(kinds);
     ImGui::TextUnformatted(Tx(Text::UiLegendOverhead, lang));
   } else if (overhead == OverheadKey::Grey) {
-    swatch(Colors().overhead_grey);
+    Swatch(Colors().overhead_grey);
     ImGui::TextUnformatted(Tx(Text::UiLegendOverheadGrey, lang));
   } else {
     ImGui::NewLine();
@@ -149,7 +149,7 @@ void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKe
 }
 
 void KindCell(const std::string& kind) {
-  swatch(KindColor(kind));
+  Swatch(KindColor(kind));
   ImGui::TextUnformatted(kind.c_str());
 }
 

@@ -55,6 +55,9 @@ WideTable BeginWideTable(const char* id, int columns, ImGuiTableFlags flags, int
 // (none where it is nullopt).
 void TableHeadersWithHelp(const std::vector<std::optional<Text>>& help, Lang lang);
 
+// A small square in `color`, then the cursor on the same line: a legend's key.
+void Swatch(ImU32 color);
+
 // A table cell: a square in the kind's colour, then its name.
 void KindCell(const std::string& kind);
 
