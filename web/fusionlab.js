@@ -63,8 +63,55 @@
     panel.hidden = false;
   }
 
+  // [SECTION] Touch. Emscripten's GLFW reads no position from a touch: it
+  // presses at the last mouse position, and the browser then sends mouse
+  // events of its own after the finger lifts, so a tap would press twice, the
+  // first time where the previous tap was. The canvas's touches are taken here
+  // (no native scrolling or zoom either) and replayed as one mouse at the
+  // first finger; Module.flTouch tells the C++ side that the press is a
+  // finger's, whose drag scrolls (src/web/touch_scroll.cpp).
+  function replayTouches(canvas) {
+    let finger = null;  // the identifier of the finger that drives the mouse
+    const send = (type, touch, buttons) => canvas.dispatchEvent(new MouseEvent(type, {
+      clientX: touch.clientX, clientY: touch.clientY, button: 0, buttons, bubbles: true, cancelable: true,
+    }));
+    const ours = (event) => [...event.changedTouches].find((t) => t.identifier === finger);
+    const handlers = {
+      touchstart: (event) => {
+        if (finger !== null) return;  // a second finger: ignored
+        const touch = event.changedTouches[0];
+        finger = touch.identifier;
+        Module.flTouch = 1;
+        send("mousemove", touch, 0);
+        send("mousedown", touch, 1);
+      },
+      touchmove: (event) => {
+        const touch = ours(event);
+        if (touch) send("mousemove", touch, 1);
+      },
+      touchend: (event) => {
+        const touch = ours(event);
+        if (!touch) return;
+        finger = null;
+        send("mouseup", touch, 0);
+      },
+    };
+    handlers.touchcancel = handlers.touchend;
+    for (const [type, handle] of Object.entries(handlers)) {
+      window.addEventListener(type, (event) => {
+        if (event.target !== canvas) return;
+        event.preventDefault();
+        event.stopPropagation();  // GLFW's own touch handlers on the canvas never see it
+        handle(event);
+      }, { capture: true, passive: false });
+    }
+    // A real mouse (or pen) press is no finger's.
+    window.addEventListener("mousedown", (event) => { if (event.isTrusted) Module.flTouch = 0; }, true);
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     const canvas = document.getElementById("canvas");
+    replayTouches(canvas);
     canvas.addEventListener("contextmenu", (event) => event.preventDefault());
     const dismiss = document.getElementById("error-dismiss");
     if (dismiss) dismiss.addEventListener("click", () => { document.getElementById("error-panel").hidden = true; });

@@ -75,6 +75,7 @@ void draw_drawer(State& state) {
   ImGui::Begin("drawer", nullptr, flags & ~ImGuiWindowFlags_NoScrollbar);
   RecordRect("drawer", ImGui::GetWindowPos(), ImGui::GetWindowSize());
   DrawConfigPanel(state);
+  RecordShown("drawer_scroll_y", ImGui::GetScrollY());
   ImGui::End();
 }
 
@@ -126,6 +127,7 @@ void DrawApp(State& state, AppUi& ui) {
   ImGui::BeginChild("view", ImVec2(0, 0), false);
   if (state.has_results) draw_view(state);
   RecordShown("view_overflow_px", ImGui::GetScrollMaxY());  // what an inner scrollbar would hide
+  RecordShown("view_scroll_y", ImGui::GetScrollY());
   ImGui::EndChild();
   if (!state.settings.embed) ImGui::EndGroup();
   ImGui::End();

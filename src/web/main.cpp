@@ -27,6 +27,7 @@
 #include "web/platform.h"
 #include "web/settings.h"
 #include "web/theme.h"
+#include "web/touch_scroll.h"
 
 namespace {
 
@@ -125,6 +126,7 @@ void draw_frame(App& app) {
   }
   const double start = emscripten_get_now();
   DrawApp(app.state, app.ui);
+  UpdateTouchScroll(PressIsTouch());
   RecordUiTime(emscripten_get_now() - start);
   end_frame();
   if (app.state.settings != app.url_settings || !(Explain() == app.url_explain)) {

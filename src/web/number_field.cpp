@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "web/number_drag.h"
+#include "web/touch_scroll.h"
 
 namespace fl::web {
 
@@ -141,7 +142,8 @@ std::optional<std::string> NumberField(const char* key, const NumberRange& range
   if (g.ActiveId == id && g_drag.id == id) {
     const float dx = g.IO.MousePos.x - g.IO.MouseClickedPos[0].x;
     if (g.IO.MouseDown[0]) {
-      g_drag.moved = g_drag.moved || std::fabs(dx) >= kDragThresholdPx;
+      ClaimTouchDrag(true, false);  // a finger's sideways drag changes the number; up or down scrolls
+      g_drag.moved = g_drag.moved || (std::fabs(dx) >= kDragThresholdPx && !TouchDragHeld());
       if (g_drag.moved) {
         const double wanted = DraggedValue(range, g_drag.start, dx, g.IO.KeyShift);
         const std::string text = NumberText(range, nearest(wanted, wanted >= g_drag.start ? +1 : -1));

@@ -12,6 +12,7 @@
 #include "web/graph_layout.h"
 #include "web/panels.h"
 #include "web/theme.h"
+#include "web/touch_scroll.h"
 #include "web/widgets.h"
 
 namespace fl::web {
@@ -128,6 +129,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
     e.pan_y = my - (my - e.pan_y) * nz / e.zoom;
     e.zoom = nz;
   }
+  if (ImGui::IsItemActive()) ClaimTouchDrag(true, true);  // a finger pans the graph, not the page
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
     e.pan_x += io.MouseDelta.x;
     e.pan_y += io.MouseDelta.y;

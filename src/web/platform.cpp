@@ -144,7 +144,10 @@ EM_JS(int, js_take_input, (), {
   return input;
 });
 
+EM_JS(int, js_press_is_touch, (), { return Module.flTouch | 0; });
+
 void WatchInput() { js_watch_input(); }
+bool PressIsTouch() { return js_press_is_touch() != 0; }
 bool TakeInput() { return js_take_input() != 0; }
 void KeepDrawing() { g_keep_drawing = true; }
 bool TakeKeepDrawing() { return std::exchange(g_keep_drawing, false); }

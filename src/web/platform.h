@@ -62,6 +62,10 @@ bool TakeInput();  // whether input arrived since the last call
 void KeepDrawing();
 bool TakeKeepDrawing();
 
+// Whether the last press was a finger's (web/fusionlab.js replays touches as
+// a mouse): its drag scrolls, and a number it taps opens the soft keyboard.
+bool PressIsTouch();
+
 // Calls `frame` once per browser animation frame, forever; does not return.
 [[noreturn]] void RunMainLoop(void (*frame)(void*), void* arg);
 

@@ -15,8 +15,8 @@ export function launch() {
 // Console errors and page errors are collected into `errors`.
 // Every request the page makes goes into `requests` (URLs); CSP violations
 // are collected into window.__cspViolations and reported as errors.
-export async function openPage(browser, url, { width, height, deviceScaleFactor = 1, errors = [], requests = [] } = {}) {
-  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor });
+export async function openPage(browser, url, { width, height, deviceScaleFactor = 1, hasTouch = false, errors = [], requests = [] } = {}) {
+  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor, hasTouch });
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("request", (r) => requests.push(r.url()));
@@ -144,6 +144,23 @@ export async function dragInput(page, key, dx, { steps = 8, shift = false, durin
   if (shift) await page.keyboard.up("Shift");
   await afterFrames(page, 3);
   return true;
+}
+
+// A finger (Chromium's touch input, as a phone sends it) pressed at `from`,
+// moved to `to` in `steps` and lifted; a frame or two between each.
+export async function touchDrag(page, from, to = from, { steps = 8 } = {}) {
+  const cdp = await page.context().newCDPSession(page);
+  const at = ([x, y]) => ({ touchPoints: [{ x, y }] });
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", ...at(from) });
+  await afterFrames(page, 2);
+  for (let i = 1; i <= steps && (to[0] !== from[0] || to[1] !== from[1]); i++) {
+    const t = i / steps;
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", ...at([from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t]) });
+    await afterFrames(page, 2);
+  }
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await afterFrames(page, 3);
+  await cdp.detach();
 }
 
 // The page's state once `ok(state)` holds, polled for up to `ms` (software

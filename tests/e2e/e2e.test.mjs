@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { afterFrames, dragInput, kKeyFrames, launch, openPage, outlineContrast, pixelStats, stateWhen, typeIntoInput } from "./browser.mjs";
+import { afterFrames, dragInput, kKeyFrames, launch, openPage, outlineContrast, pixelStats, stateWhen, touchDrag, typeIntoInput } from "./browser.mjs";
 
 const base = process.env.FUSIONLAB_URL || "http://127.0.0.1:8000/";
 const cli = process.env.FUSIONLAB_CLI || new URL("../../build/native/fusionlab", import.meta.url).pathname;
@@ -416,6 +416,49 @@ test("on a phone the sidebar is a drawer and the views a dropdown; a number in t
   await afterFrames(page, 4);
   assert.equal((await widgets()).drawer, undefined, "closed again");
   await page.screenshot({ path: `${artifacts}phone-prefill.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("on a phone a tap presses where the finger is, once, and a finger's drag scrolls or drags a number", async () => {
+  const { page, errors } = await open("view=prefill&lang=en", { width: 390, height: 844, hasTouch: true });
+  const explain = () => page.evaluate(() => fusionlab.getExplain());
+  const centre = (r) => [r[0] + r[2] / 2, r[1] + r[3] / 2];
+  // A finger drawn up over the view scrolls it, by as much as it moved, and clicks nothing.
+  let e = await explain();
+  assert.ok(e.shown.view_overflow_px > 300, `the prefill view is taller than a phone: ${e.shown.view_overflow_px}`);
+  const before = await page.evaluate(() => fusionlab.getState());
+  await touchDrag(page, [200, 700], [200, 450]);
+  e = await explain();
+  assert.ok(Math.abs(e.shown.view_scroll_y - 250) <= 2, `scrolled by the finger's 250 px: ${e.shown.view_scroll_y}`);
+  assert.deepEqual(await page.evaluate(() => fusionlab.getState()), before);
+  await touchDrag(page, [200, 450], [200, 700]);
+  assert.equal((await explain()).shown.view_scroll_y, 0, "and back");
+  // Taps: the settings button opens the drawer; a tap elsewhere presses there,
+  // not again where the last tap was (which would close the drawer).
+  await touchDrag(page, centre(e.widgets["drawer.toggle"]));
+  e = await explain();
+  assert.ok(e.widgets.drawer, "the tap opened the drawer");
+  const blank = [e.widgets.drawer[0] + e.widgets.drawer[2] - 4, e.widgets.drawer[1] + 4];
+  await touchDrag(page, blank);
+  e = await explain();
+  assert.ok(e.widgets.drawer, "a second tap elsewhere left the drawer open");
+  // In the drawer, on a phone held sideways (the drawer taller than the
+  // screen): a sideways drag on a number changes it, as with a mouse; an
+  // up-down drag that starts on it scrolls the drawer instead.
+  await page.setViewportSize({ width: 844, height: 390 });
+  await afterFrames(page, 4);
+  e = await explain();
+  assert.ok(e.widgets.drawer, "still a drawer at 844 px");
+  const tokens = centre(e.widgets["input.tokens"]);
+  await touchDrag(page, tokens, [tokens[0] + 24, tokens[1]]);
+  assert.equal((await stateWhen(page, (st) => st.tokens === 4096)).tokens, 4096, "T doubled by 24 px of finger");
+  await touchDrag(page, tokens, [tokens[0] + 3, tokens[1] - 120]);
+  e = await explain();
+  assert.equal((await page.evaluate(() => fusionlab.getState())).tokens, 4096, "an upward drag leaves T alone");
+  assert.equal(e.active_input, "", "and does not start typing into it");
+  assert.ok(Math.abs(e.shown.drawer_scroll_y - 120) <= 2, `the drawer scrolled by the finger's 120 px: ${e.shown.drawer_scroll_y}`);
+  await page.screenshot({ path: `${artifacts}phone-touch.png` });
   assert.deepEqual(errors, []);
   await page.close();
 });
