@@ -20,7 +20,7 @@
   const FONT_URL = "fonts/ui-font.otf";
   const CALLS = {
     analyze: "apiAnalyze", getState: "apiGetState", setState: "apiSetState",
-    throwNextFrame: "apiThrowNextFrame", messages: "apiMessages",
+    throwNextFrame: "apiThrowNextFrame", messages: "apiMessages", typeNumber: "apiTypeNumber",
   };
 
   let resolveReady, rejectReady;
@@ -72,6 +72,8 @@
   // finger's, whose drag scrolls (src/web/touch_scroll.cpp).
   function replayTouches(canvas) {
     let finger = null;  // the identifier of the finger that drives the mouse
+    let downAt = null;  // where it came down: a tap lifts within kTapSlopPx
+    const kTapSlopPx = 8;
     const send = (type, touch, buttons) => canvas.dispatchEvent(new MouseEvent(type, {
       clientX: touch.clientX, clientY: touch.clientY, button: 0, buttons, bubbles: true, cancelable: true,
     }));
@@ -81,7 +83,10 @@
         if (finger !== null) return;  // a second finger: ignored
         const touch = event.changedTouches[0];
         finger = touch.identifier;
+        downAt = [touch.clientX, touch.clientY];
         Module.flTouch = 1;
+        Module.flArmedField = null;
+        closeNumberInput();  // a touch on the canvas leaves the text box (its text applied)
         send("mousemove", touch, 0);
         send("mousedown", touch, 1);
       },
@@ -94,6 +99,11 @@
         if (!touch) return;
         finger = null;
         send("mouseup", touch, 0);
+        // A tap on a number: its text box opens now, while the finger is
+        // still the page's (the soft keyboard needs that).
+        const tapped = Math.hypot(touch.clientX - downAt[0], touch.clientY - downAt[1]) < kTapSlopPx;
+        if (tapped && event.type === "touchend" && Module.flArmedField) openNumberInput(Module.flArmedField);
+        Module.flArmedField = null;
       },
     };
     handlers.touchcancel = handlers.touchend;
@@ -107,6 +117,68 @@
     }
     // A real mouse (or pen) press is no finger's.
     window.addEventListener("mousedown", (event) => { if (event.isTrusted) Module.flTouch = 0; }, true);
+  }
+
+  // Keys typed into the page's own text boxes (the number box, the copy
+  // dialog) are theirs: GLFW's window-wide key handlers, registered later,
+  // would also send them to the canvas and keep Tab and Backspace from them.
+  // Stopped here, before they reach the box, so the box's keys are handled here too.
+  for (const type of ["keydown", "keypress", "keyup"]) {
+    window.addEventListener(type, (event) => {
+      if (!(event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement)) return;
+      event.stopImmediatePropagation();
+      if (type === "keydown" && event.target === numberInput) numberInput.onKey(event.key);
+    }, true);
+  }
+
+  // The text box over a number field for a finger (src/web/platform.h,
+  // SoftInputField): a real <input>, so a phone opens its soft keyboard.
+  // Its text is applied as typed into the field (typeNumber) after a pause,
+  // on Enter and when it closes; a refused text stays, marked, with the
+  // canvas saying why under the field. Escape closes it unapplied.
+  const kApplyPauseMs = 1000;
+  let numberInput = null;
+  function openNumberInput(field) {
+    if (numberInput && numberInput.dataset.key === field.key) return;
+    closeNumberInput();
+    const box = document.createElement("input");
+    Object.assign(box, { type: "text", inputMode: "decimal", value: field.value, id: "number-input" });
+    box.dataset.key = field.key;
+    box.setAttribute("aria-label", field.key);
+    box.autocomplete = "off";
+    Object.assign(box.style, {
+      left: `${field.x}px`, top: `${field.y}px`, width: `${field.width}px`, height: `${field.height}px`,
+      fontSize: `${Math.max(16, field.fontPx)}px`,  // under 16 px a phone zooms the page in
+    });
+    let applied = field.value, timer = 0;
+    const apply = () => {
+      clearTimeout(timer);
+      if (box.value === applied) return;
+      applied = box.value;
+      Module.flInput = 1;
+      const { error } = call("typeNumber", { key: field.key, text: box.value });
+      box.setAttribute("aria-invalid", error ? "true" : "false");
+      box.title = error;
+    };
+    box.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(apply, kApplyPauseMs);
+    });
+    box.onKey = (key) => {
+      if (key === "Enter") { apply(); closeNumberInput(); }
+      if (key === "Escape") { applied = box.value; closeNumberInput(); }
+    };
+    box.addEventListener("blur", () => { apply(); if (numberInput === box) closeNumberInput(); });
+    box.close = () => { clearTimeout(timer); box.remove(); };
+    numberInput = box;
+    document.body.appendChild(box);
+    box.focus();
+    box.select();
+  }
+  function closeNumberInput() {
+    const box = numberInput;
+    numberInput = null;
+    if (box) { box.blur(); box.close(); }
   }
 
   document.addEventListener("DOMContentLoaded", () => {
@@ -131,6 +203,8 @@
       Module.flInput = 1;  // the page draws the new state (idle frames are skipped)
       call("setState", state);
     },
+    // The text box over a number field, for a finger (see openNumberInput).
+    openNumberInput: (field) => openNumberInput(field),
     // The messages the page shows: {url_warning, error, field} (the refused input's).
     messages: () => call("messages"),
     // For tests: the next frame throws `message` as a C++ exception.

@@ -55,6 +55,18 @@ std::string set_state_json(const std::string& state_text) {
   }
 }
 
+// typeNumber({key, text}): what a finger typed into the page's text box over
+// a sidebar number (web/fusionlab.js), applied as if typed into the field:
+// refused, it is the field's message. Answers {error: ""} or the message.
+std::string type_number_json(const std::string& text) {
+  const json typed = parse_object(text);
+  const std::string key = typed.value("key", ""), value = typed.value("text", "");
+  if (!find_number_range(key)) return error_reply("typeNumber: not a number's key: " + key);
+  EditConfig(*g_state, {{key, value}});
+  const InputError& error = ActiveError(*g_state);
+  return json{{"result", {{"error", error.field == key ? error.message : ""}}}}.dump();
+}
+
 // For the tests: the next frame throws, as a bug in a panel would.
 std::string throw_next_frame(const std::string& text) {
   json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -93,6 +105,7 @@ EMSCRIPTEN_BINDINGS(fusionlab_api) {
   emscripten::function("apiSetState", &guarded_call<set_state_json>);
   emscripten::function("apiThrowNextFrame", &guarded_call<throw_next_frame>);
   emscripten::function("apiMessages", &guarded_call<messages>);
+  emscripten::function("apiTypeNumber", &guarded_call<type_number_json>);
 }
 
 }  // namespace fl::web

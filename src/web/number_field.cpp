@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "web/number_drag.h"
+#include "web/platform.h"
 #include "web/touch_scroll.h"
 
 namespace fl::web {
@@ -33,6 +34,7 @@ struct Typing {
 };
 Drag g_drag;
 Typing g_typing;
+FingerOnField g_finger = FingerOnField::None;  // the last field drawn
 
 double parse_or(const std::string& text, double fallback) {
   char* end = nullptr;
@@ -92,6 +94,8 @@ std::optional<std::string> typed(const char* key, const NumberRange& range, cons
 
 }  // namespace
 
+FingerOnField LastFingerOnField() { return g_finger; }
+
 bool ResetButton(const char* id) {
   const float side = ImGui::GetFrameHeight();
   const bool pressed = ImGui::InvisibleButton(id, ImVec2(side, side));
@@ -118,6 +122,7 @@ std::optional<std::string> NumberField(const char* key, const NumberRange& range
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   if (window->SkipItems) return std::nullopt;
   ImGuiContext& g = *GImGui;
+  g_finger = FingerOnField::None;
   const ImGuiID id = window->GetID((std::string("##") + key).c_str());
   if (g_typing.id == id) return typed(key, range, value, nearest);
 
@@ -136,6 +141,7 @@ std::optional<std::string> NumberField(const char* key, const NumberRange& range
     ImGui::SetFocusID(id, window);
     ImGui::FocusWindow(window);
     g_drag = {id, parse_or(value, range.lo), false};
+    if (PressIsTouch()) g_finger = FingerOnField::Down;
   }
 
   std::optional<std::string> out;
@@ -151,7 +157,9 @@ std::optional<std::string> NumberField(const char* key, const NumberRange& range
       }
     } else {
       ImGui::ClearActiveID();
-      if (!g_drag.moved) g_typing = {id, true, {}, {}, 0};  // a click, not a drag: type
+      // A click, not a drag: type here, or in the page's own text box for a finger (its soft keyboard).
+      if (!g_drag.moved && PressIsTouch()) g_finger = FingerOnField::Tapped;
+      else if (!g_drag.moved) g_typing = {id, true, {}, {}, 0};
       g_drag = {};
     }
   }

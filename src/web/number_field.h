@@ -3,7 +3,8 @@
 // Drag sideways to change it (sizes and rates scale, fixed costs add; Shift
 // snaps to powers of two); click without dragging, Ctrl+click, double-click
 // or Tab to type it, applied when complete (Enter, leaving the field, or a
-// pause of 1 s); ↑/↓ while typing step it (double, halve). Every value a drag
+// pause of 1 s; a finger's tap types in the page's own text box instead, see
+// LastFingerOnField); ↑/↓ while typing step it (double, halve). Every value a drag
 // or step asks for passes through `nearest_accepted` first, so a drag moves
 // only between values the configuration accepts.
 #pragma once
@@ -25,6 +26,12 @@ using NearestAccepted = std::function<double(double wanted, int direction)>;
 // parses it), a dragged or stepped value as the core writes it.
 std::optional<std::string> NumberField(const char* key, const NumberRange& range, const std::string& value,
                                        const NearestAccepted& nearest_accepted);
+
+// What a finger did to the last NumberField drawn, this frame: came down on
+// it, or tapped it (lifted without dragging). A tap does not type into the
+// canvas: a phone's soft keyboard opens only for the page's own text box.
+enum class FingerOnField { None, Down, Tapped };
+FingerOnField LastFingerOnField();
 
 // A square button of the frame's height drawn as a circular arrow: reset.
 bool ResetButton(const char* id);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/presets.h"
 #include "web/caption.h"
@@ -17,6 +18,7 @@
 #include "web/number_drag.h"
 #include "web/number_field.h"
 #include "web/panels.h"
+#include "web/platform.h"
 #include "web/theme.h"
 #include "web/widgets.h"
 
@@ -77,6 +79,15 @@ double nearest_accepted(const Workload& w, const char* key, const NumberRange& r
   return wanted;
 }
 
+// The page's text box over the field just drawn, for a finger's soft keyboard.
+void offer_soft_input(const char* key, const std::string& value, bool open_now) {
+  const std::vector<float>& r = *RecordedWidget(std::string("input.") + key);  // CSS pixels
+  const float css_per_unit = r[2] / ImGui::GetItemRectSize().x;
+  const SoftInputField field{key, value, r[0], r[1], r[2], r[3], ImGui::GetFontSize() * css_per_unit};
+  if (open_now) OpenSoftInput(field);
+  else ArmSoftInput(field);
+}
+
 // A number: dragged, stepped or typed (NumberField), with a button that
 // resets it to its preset value. A number the view does not use (T in
 // decode, S in prefill) is disabled, with a note saying why.
@@ -97,6 +108,8 @@ void number_input(State& state, const Workload& w, const char* key, const InputE
     });
     RecordWidget(std::string("input.") + key);
     if (ImGui::IsItemActive()) RecordActiveInput(key);
+    if (const FingerOnField finger = LastFingerOnField(); finger != FingerOnField::None)
+      offer_soft_input(key, value, finger == FingerOnField::Tapped);
     ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
     if (value != preset) {
       const bool reset = ResetButton((std::string("reset##") + key).c_str());

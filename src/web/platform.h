@@ -66,6 +66,20 @@ bool TakeKeepDrawing();
 // a mouse): its drag scrolls, and a number it taps opens the soft keyboard.
 bool PressIsTouch();
 
+// A number field's text box for a finger: a phone's soft keyboard opens only
+// for a real <input> focused while the finger touches the page, so the page
+// places one over the field (web/fusionlab.js). `Arm` names the field a
+// finger came down on, for the page to open as the finger lifts; `Open`
+// opens it now (after a tap too short for a frame to see it come down).
+// What is typed there comes back through the JS API's typeNumber.
+struct SoftInputField {
+  std::string key, value;
+  float x = 0, y = 0, width = 0, height = 0;  // CSS pixels
+  float font_px = 16;
+};
+void ArmSoftInput(const SoftInputField& field);
+void OpenSoftInput(const SoftInputField& field);
+
 // Calls `frame` once per browser animation frame, forever; does not return.
 [[noreturn]] void RunMainLoop(void (*frame)(void*), void* arg);
 

@@ -463,6 +463,65 @@ test("on a phone a tap presses where the finger is, once, and a finger's drag sc
   await page.close();
 });
 
+test("on a phone a tapped number opens a real text box (the soft keyboard), applied as typed into the field", async () => {
+  const { page, errors } = await open("view=prefill&lang=en", { width: 390, height: 844, hasTouch: true });
+  const explain = () => page.evaluate(() => fusionlab.getExplain());
+  const centre = (r) => [r[0] + r[2] / 2, r[1] + r[3] / 2];
+  const box = () => page.evaluate(() => {
+    const el = document.activeElement;
+    return el && el.id === "number-input"
+      ? { key: el.dataset.key, value: el.value, mode: el.inputMode, invalid: el.getAttribute("aria-invalid"),
+          rect: [el.offsetLeft, el.offsetTop, el.offsetWidth, el.offsetHeight], fontPx: parseFloat(getComputedStyle(el).fontSize) }
+      : null;
+  });
+  await touchDrag(page, centre((await explain()).widgets["drawer.toggle"]));
+  const field = (await explain()).widgets["input.tokens"];
+  await touchDrag(page, centre(field));
+  let b = await box();
+  assert.ok(b, "the tap focused the page's text box");
+  assert.equal(b.key, "tokens");
+  assert.equal(b.value, "2048");
+  assert.equal(b.mode, "decimal", "a number keyboard");
+  assert.ok(b.fontPx >= 16, "16 px or more: the phone does not zoom in");
+  assert.ok(Math.abs(b.rect[0] - field[0]) <= 1 && Math.abs(b.rect[1] - field[1]) <= 1, `over the field: ${b.rect} ${field}`);
+  assert.equal((await explain()).active_input, "", "the canvas does not type too");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("512");
+  await page.keyboard.press("Enter");
+  assert.equal((await stateWhen(page, (st) => st.tokens === 512)).tokens, 512);
+  assert.equal(await box(), null, "Enter closed it");
+  // After a pause the text is applied with the box still open; a refused
+  // text stays in it, marked, and the page says why under the field.
+  await touchDrag(page, centre(field));
+  await page.keyboard.type("0");  // replaces the selected text
+  await afterFrames(page, 2);
+  assert.equal((await page.evaluate(() => fusionlab.messages())).field, "", "not applied before the pause");
+  for (let i = 0; i < 100 && (await page.evaluate(() => fusionlab.messages())).field !== "tokens"; i++) await afterFrames(page, 2);
+  const messages = await page.evaluate(() => fusionlab.messages());
+  assert.equal(messages.field, "tokens");
+  assert.match(messages.error, /between 1 and/);
+  b = await box();
+  assert.deepEqual([b.value, b.invalid], ["0", "true"], "the refused text stays, marked");
+  assert.equal((await page.evaluate(() => fusionlab.getState())).tokens, 512, "the last valid value stays");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("7");
+  assert.equal((await stateWhen(page, (st) => st.tokens === 7)).tokens, 7, "applied after a pause");
+  assert.equal((await box()).invalid, "false");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("64");
+  await page.keyboard.press("Tab");  // leaving the box applies it
+  assert.equal((await stateWhen(page, (st) => st.tokens === 64)).tokens, 64);
+  assert.equal(await box(), null, "Tab left it");
+  // A touch on the canvas closes the box.
+  await touchDrag(page, centre(field));
+  assert.ok(await box(), "open again");
+  await page.screenshot({ path: `${artifacts}phone-number-input.png` });
+  await touchDrag(page, [380, 800]);
+  assert.equal(await page.evaluate(() => document.getElementById("number-input")), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("invalid URL values are ignored, the page still starts", async () => {
   const { page, errors } = await open("view=prefill&tokens=abc&heads=7&launch_us=-1&bogus=1");
   const state = await page.evaluate(() => fusionlab.getState());
