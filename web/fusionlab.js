@@ -72,8 +72,7 @@
   // finger's, whose drag scrolls (src/web/touch_scroll.cpp).
   function replayTouches(canvas) {
     let finger = null;  // the identifier of the finger that drives the mouse
-    let downAt = null;  // where it came down: a tap lifts within kTapSlopPx
-    const kTapSlopPx = 8;
+    let downAt = null;  // where it came down: a tap lifts within the armed field's tapSlopPx
     const send = (type, touch, buttons) => canvas.dispatchEvent(new MouseEvent(type, {
       clientX: touch.clientX, clientY: touch.clientY, button: 0, buttons, bubbles: true, cancelable: true,
     }));
@@ -101,8 +100,9 @@
         send("mouseup", touch, 0);
         // A tap on a number: its text box opens now, while the finger is
         // still the page's (the soft keyboard needs that).
-        const tapped = Math.hypot(touch.clientX - downAt[0], touch.clientY - downAt[1]) < kTapSlopPx;
-        if (tapped && event.type === "touchend" && Module.flArmedField) openNumberInput(Module.flArmedField);
+        const armed = Module.flArmedField;
+        if (armed && event.type === "touchend" &&
+            Math.hypot(touch.clientX - downAt[0], touch.clientY - downAt[1]) < armed.tapSlopPx) openNumberInput(armed);
         Module.flArmedField = null;
       },
     };
@@ -203,8 +203,6 @@
       Module.flInput = 1;  // the page draws the new state (idle frames are skipped)
       call("setState", state);
     },
-    // The text box over a number field, for a finger (see openNumberInput).
-    openNumberInput: (field) => openNumberInput(field),
     // The messages the page shows: {url_warning, error, field} (the refused input's).
     messages: () => call("messages"),
     // For tests: the next frame throws `message` as a C++ exception.
@@ -325,6 +323,7 @@
   window.Module = {
     canvas: document.getElementById("canvas"),
     showError,
+    openNumberInput,  // src/web/platform.cpp: OpenSoftInput
     preRun: [
       () => {
         Module.addRunDependency("ui-font");

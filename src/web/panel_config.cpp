@@ -20,6 +20,7 @@
 #include "web/panels.h"
 #include "web/platform.h"
 #include "web/theme.h"
+#include "web/touch_scroll.h"
 #include "web/widgets.h"
 
 namespace fl::web {
@@ -80,10 +81,10 @@ double nearest_accepted(const Workload& w, const char* key, const NumberRange& r
 }
 
 // The page's text box over the field just drawn, for a finger's soft keyboard.
-void offer_soft_input(const char* key, const std::string& value, bool open_now) {
+void offer_soft_input(const char* key, const std::string& value, double scale, bool open_now) {
   const std::vector<float>& r = *RecordedWidget(std::string("input.") + key);  // CSS pixels
-  const float css_per_unit = r[2] / ImGui::GetItemRectSize().x;
-  const SoftInputField field{key, value, r[0], r[1], r[2], r[3], ImGui::GetFontSize() * css_per_unit};
+  const SoftInputField field{key, value, r[0], r[1], r[2], r[3], ImGui::GetFontSize() * static_cast<float>(scale),
+                             kTouchSlopPx};
   if (open_now) OpenSoftInput(field);
   else ArmSoftInput(field);
 }
@@ -109,7 +110,7 @@ void number_input(State& state, const Workload& w, const char* key, const InputE
     RecordWidget(std::string("input.") + key);
     if (ImGui::IsItemActive()) RecordActiveInput(key);
     if (const FingerOnField finger = LastFingerOnField(); finger != FingerOnField::None)
-      offer_soft_input(key, value, finger == FingerOnField::Tapped);
+      offer_soft_input(key, value, state.settings.scale, finger == FingerOnField::Tapped);
     ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
     if (value != preset) {
       const bool reset = ResetButton((std::string("reset##") + key).c_str());

@@ -147,24 +147,26 @@ EM_JS(int, js_take_input, (), {
 EM_JS(int, js_press_is_touch, (), { return Module.flTouch | 0; });
 
 EM_JS(void, js_soft_input, (int open_now, const char* key, const char* value, float x, float y, float w, float h,
-                            float font_px), {
-  const field = {key: UTF8ToString(key), value: UTF8ToString(value), x, y, width: w, height: h, fontPx: font_px};
-  if (open_now) window.fusionlab.openNumberInput(field);
+                            float font_px, float tap_slop_px), {
+  const field = {key: UTF8ToString(key), value: UTF8ToString(value), x, y, width: w, height: h, fontPx: font_px,
+                 tapSlopPx: tap_slop_px};
+  if (open_now) Module.openNumberInput(field);
   else Module.flArmedField = field;
 });
 
 void WatchInput() { js_watch_input(); }
-bool PressIsTouch() { return js_press_is_touch() != 0; }
-
-void ArmSoftInput(const SoftInputField& f) {
-  js_soft_input(0, f.key.c_str(), f.value.c_str(), f.x, f.y, f.width, f.height, f.font_px);
-}
-void OpenSoftInput(const SoftInputField& f) {
-  js_soft_input(1, f.key.c_str(), f.value.c_str(), f.x, f.y, f.width, f.height, f.font_px);
-}
 bool TakeInput() { return js_take_input() != 0; }
 void KeepDrawing() { g_keep_drawing = true; }
 bool TakeKeepDrawing() { return std::exchange(g_keep_drawing, false); }
+
+bool PressIsTouch() { return js_press_is_touch() != 0; }
+
+void ArmSoftInput(const SoftInputField& f) {
+  js_soft_input(0, f.key.c_str(), f.value.c_str(), f.x, f.y, f.width, f.height, f.font_px, f.tap_slop_px);
+}
+void OpenSoftInput(const SoftInputField& f) {
+  js_soft_input(1, f.key.c_str(), f.value.c_str(), f.x, f.y, f.width, f.height, f.font_px, f.tap_slop_px);
+}
 
 void RunMainLoop(void (*frame)(void*), void* arg) {
   emscripten_set_main_loop_arg(frame, arg, 0, true);

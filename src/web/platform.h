@@ -76,6 +76,7 @@ struct SoftInputField {
   std::string key, value;
   float x = 0, y = 0, width = 0, height = 0;  // CSS pixels
   float font_px = 16;
+  float tap_slop_px = 8;  // the box opens as the finger lifts if it moved less
 };
 void ArmSoftInput(const SoftInputField& field);
 void OpenSoftInput(const SoftInputField& field);

@@ -10,8 +10,6 @@ namespace fl::web {
 
 namespace {
 
-constexpr float kSlopPx = 8;  // a finger moving less is still a tap
-
 enum class Gesture { None, Undecided, Scrolling, Widget };
 
 struct TouchDrag {
@@ -66,7 +64,7 @@ void UpdateTouchScroll(bool touch) {
   }
   if (g_touch.gesture != Gesture::None && !g.IO.MouseDown[0]) g_touch = {};
   const ImVec2 moved = g.IO.MousePos - g_touch.start;
-  if (g_touch.gesture == Gesture::Undecided && std::fmax(std::fabs(moved.x), std::fabs(moved.y)) >= kSlopPx)
+  if (g_touch.gesture == Gesture::Undecided && std::fmax(std::fabs(moved.x), std::fabs(moved.y)) >= kTouchSlopPx)
     decide(moved);
   if (g_touch.gesture == Gesture::Scrolling && g_touch.target) {
     if (ImGuiWindow* target = ImGui::FindWindowByID(g_touch.target)) {

@@ -8,6 +8,9 @@
 
 namespace fl::web {
 
+// A finger that moves less than this between down and up has tapped.
+inline constexpr float kTouchSlopPx = 8;
+
 // Called by a widget that is being dragged, every frame of its drag: it
 // follows a finger's drag sideways (`x`) and/or up and down (`y`) itself.
 void ClaimTouchDrag(bool x, bool y);

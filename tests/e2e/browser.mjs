@@ -131,7 +131,7 @@ export async function typeIntoInput(page, key, text, { enter = true } = {}) {
 export async function dragInput(page, key, dx, { steps = 8, shift = false, during = async () => {} } = {}) {
   const r = (await page.evaluate(() => window.fusionlab.getExplain())).widgets[`input.${key}`];
   if (!r) return false;
-  const [x, y] = [r[0] + r[2] / 2, r[1] + r[3] / 2];
+  const [x, y] = centreOf(r);
   await page.mouse.move(x, y);
   if (shift) await page.keyboard.down("Shift");
   await page.mouse.down();
@@ -145,6 +145,9 @@ export async function dragInput(page, key, dx, { steps = 8, shift = false, durin
   await afterFrames(page, 3);
   return true;
 }
+
+// The centre of a recorded widget rectangle [x, y, width, height].
+export const centreOf = (r) => [r[0] + r[2] / 2, r[1] + r[3] / 2];
 
 // A finger (Chromium's touch input, as a phone sends it) pressed at `from`,
 // moved to `to` in `steps` and lifted; a frame or two between each.

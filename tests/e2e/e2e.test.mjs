@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { afterFrames, dragInput, kKeyFrames, launch, openPage, outlineContrast, pixelStats, stateWhen, touchDrag, typeIntoInput } from "./browser.mjs";
+import { afterFrames, centreOf, dragInput, kKeyFrames, launch, openPage, outlineContrast, pixelStats, stateWhen, touchDrag, typeIntoInput } from "./browser.mjs";
 
 const base = process.env.FUSIONLAB_URL || "http://127.0.0.1:8000/";
 const cli = process.env.FUSIONLAB_CLI || new URL("../../build/native/fusionlab", import.meta.url).pathname;
@@ -423,7 +423,6 @@ test("on a phone the sidebar is a drawer and the views a dropdown; a number in t
 test("on a phone a tap presses where the finger is, once, and a finger's drag scrolls or drags a number", async () => {
   const { page, errors } = await open("view=prefill&lang=en", { width: 390, height: 844, hasTouch: true });
   const explain = () => page.evaluate(() => fusionlab.getExplain());
-  const centre = (r) => [r[0] + r[2] / 2, r[1] + r[3] / 2];
   // A finger drawn up over the view scrolls it, by as much as it moved, and clicks nothing.
   let e = await explain();
   assert.ok(e.shown.view_overflow_px > 300, `the prefill view is taller than a phone: ${e.shown.view_overflow_px}`);
@@ -436,7 +435,7 @@ test("on a phone a tap presses where the finger is, once, and a finger's drag sc
   assert.equal((await explain()).shown.view_scroll_y, 0, "and back");
   // Taps: the settings button opens the drawer; a tap elsewhere presses there,
   // not again where the last tap was (which would close the drawer).
-  await touchDrag(page, centre(e.widgets["drawer.toggle"]));
+  await touchDrag(page, centreOf(e.widgets["drawer.toggle"]));
   e = await explain();
   assert.ok(e.widgets.drawer, "the tap opened the drawer");
   const blank = [e.widgets.drawer[0] + e.widgets.drawer[2] - 4, e.widgets.drawer[1] + 4];
@@ -450,7 +449,7 @@ test("on a phone a tap presses where the finger is, once, and a finger's drag sc
   await afterFrames(page, 4);
   e = await explain();
   assert.ok(e.widgets.drawer, "still a drawer at 844 px");
-  const tokens = centre(e.widgets["input.tokens"]);
+  const tokens = centreOf(e.widgets["input.tokens"]);
   await touchDrag(page, tokens, [tokens[0] + 24, tokens[1]]);
   assert.equal((await stateWhen(page, (st) => st.tokens === 4096)).tokens, 4096, "T doubled by 24 px of finger");
   await touchDrag(page, tokens, [tokens[0] + 3, tokens[1] - 120]);
@@ -466,7 +465,6 @@ test("on a phone a tap presses where the finger is, once, and a finger's drag sc
 test("on a phone a tapped number opens a real text box (the soft keyboard), applied as typed into the field", async () => {
   const { page, errors } = await open("view=prefill&lang=en", { width: 390, height: 844, hasTouch: true });
   const explain = () => page.evaluate(() => fusionlab.getExplain());
-  const centre = (r) => [r[0] + r[2] / 2, r[1] + r[3] / 2];
   const box = () => page.evaluate(() => {
     const el = document.activeElement;
     return el && el.id === "number-input"
@@ -474,9 +472,9 @@ test("on a phone a tapped number opens a real text box (the soft keyboard), appl
           rect: [el.offsetLeft, el.offsetTop, el.offsetWidth, el.offsetHeight], fontPx: parseFloat(getComputedStyle(el).fontSize) }
       : null;
   });
-  await touchDrag(page, centre((await explain()).widgets["drawer.toggle"]));
+  await touchDrag(page, centreOf((await explain()).widgets["drawer.toggle"]));
   const field = (await explain()).widgets["input.tokens"];
-  await touchDrag(page, centre(field));
+  await touchDrag(page, centreOf(field));
   let b = await box();
   assert.ok(b, "the tap focused the page's text box");
   assert.equal(b.key, "tokens");
@@ -492,7 +490,7 @@ test("on a phone a tapped number opens a real text box (the soft keyboard), appl
   assert.equal(await box(), null, "Enter closed it");
   // After a pause the text is applied with the box still open; a refused
   // text stays in it, marked, and the page says why under the field.
-  await touchDrag(page, centre(field));
+  await touchDrag(page, centreOf(field));
   await page.keyboard.type("0");  // replaces the selected text
   await afterFrames(page, 2);
   assert.equal((await page.evaluate(() => fusionlab.messages())).field, "", "not applied before the pause");
@@ -513,7 +511,7 @@ test("on a phone a tapped number opens a real text box (the soft keyboard), appl
   assert.equal((await stateWhen(page, (st) => st.tokens === 64)).tokens, 64);
   assert.equal(await box(), null, "Tab left it");
   // A touch on the canvas closes the box.
-  await touchDrag(page, centre(field));
+  await touchDrag(page, centreOf(field));
   assert.ok(await box(), "open again");
   await page.screenshot({ path: `${artifacts}phone-number-input.png` });
   await touchDrag(page, [380, 800]);
