@@ -81,6 +81,7 @@ void begin_frame(App& app) {
   if (io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(io.MousePos.x / pixels, io.MousePos.y / pixels);
   if (app.state.settings.theme != app.theme_applied) ApplyTheme(app.theme_applied = app.state.settings.theme);
   ImGui::NewFrame();
+  KeyFrameBegun();
 }
 
 void end_frame() {
@@ -193,6 +194,7 @@ int main() {
   ApplyTheme(Theme::Light);
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
   InstallWheelFix(app.window);
+  InstallKeyFix(app.window);
   WatchGlContext();
   WatchInput();
   ImGui_ImplOpenGL3_Init("#version 300 es");

@@ -1,6 +1,9 @@
 #include "web/platform.h"
 
+#include <algorithm>
+#include <iterator>
 #include <utility>
+#include <vector>
 
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
@@ -88,6 +91,24 @@ void wheel_callback(GLFWwindow* window, double dx, double dy) {
   ImGui_ImplGlfw_ScrollCallback(window, -dx / kPixelsPerNotch, -dy / kPixelsPerNotch);
 }
 
+// Keys pressed since the last frame began, and those of them already
+// released: ImGui 1.86 reads a key's state once per frame, so a press and
+// release between two frames (a quick Enter while a slow frame draws) would
+// never be seen. Such a release waits for the frame after the press.
+bool g_pressed_since_frame[GLFW_KEY_LAST + 1] = {};
+std::vector<int> g_deferred_releases;
+GLFWwindow* g_key_window = nullptr;
+
+void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  const bool known = key >= 0 && key <= GLFW_KEY_LAST;
+  if (known && action == GLFW_PRESS) g_pressed_since_frame[key] = true;
+  if (known && action == GLFW_RELEASE && g_pressed_since_frame[key]) {
+    g_deferred_releases.push_back(key);
+    return;
+  }
+  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+}
+
 std::string take_c_string(char* s) {
   std::string out = s ? s : "";
   std::free(s);
@@ -124,6 +145,18 @@ int GlContextGeneration() { return js_gl_context_generation(); }
 void ShowErrorPanel(const std::string& message) { js_show_error_panel(message.c_str()); }
 
 void InstallWheelFix(GLFWwindow* window) { glfwSetScrollCallback(window, wheel_callback); }
+
+void InstallKeyFix(GLFWwindow* window) {
+  g_key_window = window;
+  glfwSetKeyCallback(window, key_callback);
+}
+
+void KeyFrameBegun() {
+  std::fill(std::begin(g_pressed_since_frame), std::end(g_pressed_since_frame), false);
+  if (g_deferred_releases.empty()) return;
+  for (int key : std::exchange(g_deferred_releases, {})) ImGui_ImplGlfw_KeyCallback(g_key_window, key, 0, GLFW_RELEASE, 0);
+  KeepDrawing();  // the next frame sees the release
+}
 
 namespace {
 bool g_keep_drawing = false;

@@ -41,6 +41,13 @@ void SignalReady();
 // up. Installs a scroll callback that converts, then feeds ImGui.
 void InstallWheelFix(GLFWwindow* window);
 
+// ImGui 1.86 reads each key's state once per frame: a key pressed and
+// released between two frames (Enter tapped while a slow frame draws) would be
+// lost. Installs a key callback that holds such a release back; call
+// KeyFrameBegun right after ImGui::NewFrame, which then releases it.
+void InstallKeyFix(GLFWwindow* window);
+void KeyFrameBegun();
+
 // WebGL context loss: the canvas's webglcontextlost / webglcontextrestored
 // events. While lost, frames draw nothing; each restore bumps the generation,
 // and the GL resources (ImGui's backend, the chart renderers) are recreated.
