@@ -115,6 +115,7 @@ export async function typeIntoInput(page, key, text, { enter = true } = {}) {
     await page.mouse.click(r[0] + r[2] / 2, r[1] + r[3] / 2);
     await afterFrames(page, 3);
     if ((await explain()).active_input !== key) continue;
+    await page.keyboard.press("Control+A");  // replace the text, whatever the activation selected
     await page.keyboard.type(text);
     if (enter) {
       await page.keyboard.press("Enter");
