@@ -147,15 +147,17 @@ std::optional<std::string> NumberField(const char* key, const NumberRange& range
   std::optional<std::string> out;
   if (g.ActiveId == id && g_drag.id == id) {
     const float dx = g.IO.MousePos.x - g.IO.MouseClickedPos[0].x;
-    if (g.IO.MouseDown[0]) {
-      ClaimTouchDrag(true, false);  // a finger's sideways drag changes the number; up or down scrolls
-      g_drag.moved = g_drag.moved || (std::fabs(dx) >= kDragThresholdPx && !TouchDragHeld());
-      if (g_drag.moved) {
-        const double wanted = DraggedValue(range, g_drag.start, dx, g.IO.KeyShift);
-        const std::string text = NumberText(range, nearest(wanted, wanted >= g_drag.start ? +1 : -1));
-        if (text != value) out = text;
-      }
-    } else {
+    if (g.IO.MouseDown[0]) ClaimTouchDrag(true, false);  // a finger's sideways drag changes the number; up or down scrolls
+    // Also on the frame of the release: a move and the release read in one
+    // (slow) frame still land the number where the hand let go.
+    const bool at_hand = ImGui::IsMousePosValid();
+    g_drag.moved = g_drag.moved || (at_hand && std::fabs(dx) >= kDragThresholdPx && !TouchDragHeld());
+    if (g_drag.moved && at_hand) {
+      const double wanted = DraggedValue(range, g_drag.start, dx, g.IO.KeyShift);
+      const std::string text = NumberText(range, nearest(wanted, wanted >= g_drag.start ? +1 : -1));
+      if (text != value) out = text;
+    }
+    if (!g.IO.MouseDown[0]) {
       ImGui::ClearActiveID();
       // A click, not a drag: type here, or in the page's own text box for a finger (its soft keyboard).
       if (!g_drag.moved && PressIsTouch()) g_finger = FingerOnField::Tapped;

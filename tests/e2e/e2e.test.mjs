@@ -219,8 +219,20 @@ test("a number follows the hand: dragged, snapped, stepped by arrow keys, reset 
   assert.ok(await dragInput(page, "tokens", 48, { during: async (st) => seen.push(st.tokens) }));
   assert.ok(seen.every((t, i) => i === 0 || t >= seen[i - 1]), `T rose monotonically: ${seen}`);
   assert.ok(new Set(seen).size >= 3, `the view followed the drag: ${seen}`);
-  assert.equal((await stateWhen(page, (st) => st.tokens === 8192)).tokens, 8192);
+  assert.equal((await stateWhen(page, (st) => st.tokens === 8192)).tokens, 8192, `T during the drag: ${seen}`);
   assert.equal(new URL(page.url()).searchParams.get("tokens"), "8192");
+  // A move and the release read in one (slow) frame: the number still lands where the hand let go.
+  const [x, y] = centreOf((await explain()).widgets["input.tokens"]);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await afterFrames(page, 2);
+  await page.evaluate(([x, y]) => {
+    const canvas = document.querySelector("canvas");
+    for (const [type, buttons] of [["mousemove", 1], ["mouseup", 0]])
+      canvas.dispatchEvent(new MouseEvent(type, { clientX: x, clientY: y, button: 0, buttons, bubbles: true, cancelable: true }));
+  }, [x + 24, y]);
+  assert.equal((await stateWhen(page, (st) => st.tokens === 16384)).tokens, 16384, "one doubling, applied on the release");
+  await page.mouse.up();  // Playwright's own button, already released on the page
   // Shift: powers of two only.
   const snapped = [];
   assert.ok(await dragInput(page, "tokens", -30, { shift: true, during: async (st) => snapped.push(st.tokens) }));
