@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "core/sweep.h"
+#include "web/keyboard_focus.h"
 #include "web/widgets.h"
 
 namespace fl::web {
@@ -96,6 +97,7 @@ json explain_json() {
     const InputError& error = ActiveError(*g_state);
     j["input_error"] = {{"field", error.field}, {"message", error.message}};
     j["active_input"] = g_active_input;
+    j["focus"] = FocusedWidget();
     j["kernel"] = g_state->settings.kernel;
     j["view"] = std::string(ViewKey(g_state->settings.view));
   }
@@ -185,6 +187,7 @@ void RecordRect(const std::string& name, ImVec2 min, ImVec2 size) {
 void RecordWidget(const std::string& name) {
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   RecordRect(name, a, ImVec2(b.x - a.x, b.y - a.y));
+  NoteWidgetForFocus(name);
 }
 
 void ForgetWidget(const std::string& name) { g_widgets.erase(name); }

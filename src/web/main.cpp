@@ -24,6 +24,7 @@
 #include "web/explain.h"
 #include "web/export.h"
 #include "web/fonts.h"
+#include "web/keyboard_focus.h"
 #include "web/platform.h"
 #include "web/settings.h"
 #include "web/theme.h"
@@ -82,6 +83,7 @@ void begin_frame(App& app) {
   if (app.state.settings.theme != app.theme_applied) ApplyTheme(app.theme_applied = app.state.settings.theme);
   ImGui::NewFrame();
   KeyFrameBegun();
+  KeyboardFocusFrameBegun();
 }
 
 void end_frame() {
@@ -128,6 +130,7 @@ void draw_frame(App& app) {
   const double start = emscripten_get_now();
   DrawApp(app.state, app.ui);
   UpdateTouchScroll(PressIsTouch());
+  KeyboardFocusFrameEnding();
   RecordUiTime(emscripten_get_now() - start);
   end_frame();
   if (app.state.settings != app.url_settings || !(Explain() == app.url_explain)) {
@@ -191,6 +194,7 @@ int main() {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the URL holds the state, not a file
+  ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;  // the focus ring, Space, arrows, Escape
   ApplyTheme(Theme::Light);
   ImGui_ImplGlfw_InitForOpenGL(app.window, true);
   InstallWheelFix(app.window);

@@ -132,8 +132,9 @@ std::optional<std::string> NumberField(const char* key, const NumberRange& range
   if (!ImGui::ItemAdd(bb, id, nullptr, ImGuiItemFlags_Inputable)) return std::nullopt;
   const bool hovered = ImGui::ItemHoverable(bb, id);
   const bool disabled = (g.CurrentItemFlags & ImGuiItemFlags_Disabled) != 0;
-  const bool tabbed = (g.LastItemData.StatusFlags & ImGuiItemStatusFlags_FocusedByTabbing) != 0;
-  const bool type_now = tabbed || (hovered && (g.IO.MouseClickedCount[0] == 2 || (g.IO.MouseClicked[0] && g.IO.KeyCtrl)));
+  // Reached by Tab, or Enter/Space with the focus ring on it (see keyboard_focus.h).
+  const bool by_keyboard = g.NavActivateInputId == id || g.NavActivateId == id;
+  const bool type_now = by_keyboard || (hovered && (g.IO.MouseClickedCount[0] == 2 || (g.IO.MouseClicked[0] && g.IO.KeyCtrl)));
   if (!disabled && type_now) {
     g_typing = {id, true, {}, {}, 0};
   } else if (!disabled && hovered && g.IO.MouseClicked[0]) {

@@ -91,18 +91,20 @@ void wheel_callback(GLFWwindow* window, double dx, double dy) {
   ImGui_ImplGlfw_ScrollCallback(window, -dx / kPixelsPerNotch, -dy / kPixelsPerNotch);
 }
 
-// Keys pressed since the last frame began, and those of them already
-// released: ImGui 1.86 reads a key's state once per frame, so a press and
-// release between two frames (a quick Enter while a slow frame draws) would
-// never be seen. Such a release waits for the frame after the press.
-bool g_pressed_since_frame[GLFW_KEY_LAST + 1] = {};
+// Whether a key was pressed since the last frame began, and the releases
+// held back since: ImGui 1.86 reads a key's state once per frame, so a press
+// and release between two frames (a quick Enter while a slow frame draws)
+// would never be seen. Every release after such a press waits for the next
+// frame, in order, so a modifier let go with it (Shift of a quick Shift+Tab)
+// is still down in the frame that sees the key.
+bool g_pressed_since_frame = false;
 std::vector<int> g_deferred_releases;
 GLFWwindow* g_key_window = nullptr;
 
 void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
   const bool known = key >= 0 && key <= GLFW_KEY_LAST;
-  if (known && action == GLFW_PRESS) g_pressed_since_frame[key] = true;
-  if (known && action == GLFW_RELEASE && g_pressed_since_frame[key]) {
+  if (known && action == GLFW_PRESS) g_pressed_since_frame = true;
+  if (known && action == GLFW_RELEASE && g_pressed_since_frame) {
     g_deferred_releases.push_back(key);
     return;
   }
@@ -152,7 +154,7 @@ void InstallKeyFix(GLFWwindow* window) {
 }
 
 void KeyFrameBegun() {
-  std::fill(std::begin(g_pressed_since_frame), std::end(g_pressed_since_frame), false);
+  g_pressed_since_frame = false;
   if (g_deferred_releases.empty()) return;
   for (int key : std::exchange(g_deferred_releases, {})) ImGui_ImplGlfw_KeyCallback(g_key_window, key, 0, GLFW_RELEASE, 0);
   KeepDrawing();  // the next frame sees the release

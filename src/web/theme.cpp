@@ -59,6 +59,7 @@ void ApplyTheme(Theme theme) {
     c[ImGuiCol_Header] = ImVec4(0.85f, 0.65f, 0.15f, 0.40f);
     c[ImGuiCol_HeaderHovered] = ImVec4(0.85f, 0.65f, 0.15f, 0.25f);
     c[ImGuiCol_HeaderActive] = ImVec4(0.85f, 0.65f, 0.15f, 0.55f);
+    c[ImGuiCol_NavHighlight] = ImVec4(0.40f, 0.70f, 1.00f, 1.0f);  // the Tab focus ring: 7.4:1 on the panel
   } else {
     c[ImGuiCol_WindowBg] = c[ImGuiCol_ChildBg] = ImVec4(0.965f, 0.970f, 0.980f, 1.0f);
     c[ImGuiCol_Border] = ImVec4(0.50f, 0.52f, 0.57f, 1.0f);
@@ -67,6 +68,7 @@ void ApplyTheme(Theme theme) {
     c[ImGuiCol_Header] = ImVec4(0.99f, 0.85f, 0.35f, 0.55f);
     c[ImGuiCol_HeaderHovered] = ImVec4(0.99f, 0.85f, 0.35f, 0.35f);
     c[ImGuiCol_HeaderActive] = ImVec4(0.99f, 0.80f, 0.20f, 0.70f);
+    c[ImGuiCol_NavHighlight] = ImVec4(0.10f, 0.40f, 0.85f, 1.0f);  // the Tab focus ring: 5.0:1 on the panel
   }
   ImGui::GetStyle() = style;
 }

@@ -266,6 +266,60 @@ test("a number follows the hand: dragged, snapped, stepped by arrow keys, reset 
   assert.deepEqual(errors, []);
 });
 
+test("Tab moves a visible focus ring through every control; Space and Enter act on it", async () => {
+  const { page, errors } = await open("view=timeline&lang=en&phase=prefill");
+  const explain = () => page.evaluate(() => fusionlab.getExplain());
+  const press = async (key) => { await page.keyboard.press(key); await afterFrames(page, kKeyFrames); return explain(); };
+  // Forward from the page's start: the sidebar, then the view's controls, the disabled S skipped.
+  const passed = [];
+  let e = await explain();
+  for (let i = 0; i < 60 && e.focus !== "graphs"; i++) {
+    e = await press("Tab");
+    passed.push(e.focus);
+  }
+  assert.equal(e.focus, "graphs", `Tab reached the CUDA-graphs checkbox: ${passed}`);
+  assert.ok(passed.includes("input.tokens") && passed.includes("combo.model"), `the sidebar's controls on the way: ${passed}`);
+  assert.ok(!passed.includes("input.kv_len"), `S, not used in prefill, is no stop: ${passed}`);
+  assert.ok(passed.indexOf("input.tokens") < passed.indexOf("partition"), `sidebar before the view: ${passed}`);
+  const ring = e.widgets["focus.ring"], box = e.widgets.graphs;
+  assert.ok(ring, "the ring is drawn");
+  assert.ok(ring[0] < box[0] && ring[1] < box[1] && ring[0] + ring[2] > box[0] + box[2] && ring[1] + ring[3] > box[1] + box[3],
+    `the ring ${ring} surrounds the checkbox ${box}`);
+  // Space and Enter toggle it; the ring stays.
+  assert.equal(e.graphs, false);
+  e = await press("Space");
+  assert.equal(e.graphs, true, "Space checks it");
+  e = await press("Enter");
+  assert.equal(e.graphs, false, "Enter unchecks it");
+  assert.equal(e.focus, "graphs");
+  // Shift+Tab goes back to the control before it.
+  e = await press("Shift+Tab");
+  assert.equal(e.focus, "partition");
+  // Shift held over a frame, then Tab pressed and both let go before the next (a slow frame): still back.
+  const keys = (events) => page.evaluate((events) => {
+    for (const [type, keyCode] of events) {
+      const event = new KeyboardEvent(type, { bubbles: true, cancelable: true });
+      Object.defineProperty(event, "keyCode", { get: () => keyCode });
+      window.dispatchEvent(event);
+    }
+  }, events);
+  await keys([["keydown", 16]]);
+  await afterFrames(page, 2);
+  await keys([["keydown", 9], ["keyup", 9], ["keyup", 16]]);
+  await afterFrames(page, kKeyFrames);
+  e = await explain();
+  assert.equal(e.focus, "phase.decode", "Shift+Tab in one frame goes back");
+  // Tab onto a number starts typing into it.
+  for (let i = 0; i < 60 && e.active_input !== "tokens"; i++) e = await press("Shift+Tab");
+  assert.equal(e.active_input, "tokens", "Shift+Tab reached T and types into it");
+  await page.keyboard.type("64");
+  await page.keyboard.press("Enter");
+  assert.equal((await stateWhen(page, (st) => st.tokens === 64)).tokens, 64);
+  await page.screenshot({ path: `${artifacts}focus-ring.png` });
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
 test("the wheel over a closed dropdown steps through its list", async () => {
   const { page, errors } = await open("view=roofline&lang=en&model=llama-3.1-70b&partition=decomposed");
   const widgets = async () => (await page.evaluate(() => fusionlab.getExplain())).widgets;
