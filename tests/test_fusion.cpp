@@ -1,6 +1,8 @@
 // The fusion rules on small graphs, one rule at a time, and byte counting.
 #include <catch2/catch.hpp>
 
+#include <optional>
+
 #include "core/cost.h"
 #include "core/fusion.h"
 #include "core/trace.h"
@@ -107,6 +109,78 @@ TEST_CASE("attention and kv_write are kernels of their own") {
   CHECK(ks[1].writes == 2 * 4 * 2);            // one row per head, not the cache
   CHECK(ks[2].reads == (2 * 4 + 2 * 100 * 4) * 2);  // q, and the whole cache once
   CHECK(ks[0].ends[0].why == Boundary::OpaqueKernel);
+}
+
+namespace {
+// The reason recorded for `tensor` leaving kernel `k` towards `consumer` (-1: the graph's output).
+std::optional<Boundary> why_leaves(const Kernel& k, NodeId tensor, int consumer) {
+  for (const KernelEdge& e : k.ends)
+    if (e.tensor == tensor && e.consumer == consumer) return e.why;
+  return std::nullopt;
+}
+}  // namespace
+
+TEST_CASE("a pointwise consumer over another iteration space starts a kernel: IterationSpace") {
+  Graph g;
+  Tensor r(&g, g.input("r", {64, 1}));  // 64 elements
+  Tensor x(&g, g.input("x", {64, 32}));  // 2048 elements
+  Tensor scale = exp(r);
+  Tensor y = scale + x;  // broadcast: loops over 2048
+  g.set_outputs({y.id()});
+  auto ks = fuse(g);
+  REQUIRE(ks.size() == 2);
+  CHECK(ks[0].label == "exp");
+  CHECK(ks[1].label == "add");
+  CHECK(why_leaves(ks[0], scale.id(), 1) == Boundary::IterationSpace);
+  // Over the same space, the two join: the reason is the space, nothing else.
+  Graph same;
+  Tensor r2(&same, same.input("r", {64, 32})), x2(&same, same.input("x", {64, 32}));
+  same.set_outputs({(exp(r2) + x2).id()});
+  CHECK(fuse(same).size() == 1);
+}
+
+TEST_CASE("a consumer of two matmuls joins one of them: OneAnchorPerKernel for the other") {
+  Graph g;
+  Tensor x(&g, g.input("x", {8, 16}));
+  Tensor a = matmul(x, Tensor(&g, g.param("wa", {16, 4})));
+  Tensor b = matmul(x, Tensor(&g, g.param("wb", {16, 4})));
+  Tensor y = a + b;
+  g.set_outputs({y.id()});
+  auto ks = fuse(g);
+  REQUIRE(ks.size() == 2);
+  CHECK(ks[0].label == "matmul");
+  CHECK(ks[1].label == "matmul+add");  // the add is the later matmul's epilogue
+  CHECK(why_leaves(ks[0], a.id(), 1) == Boundary::OneAnchorPerKernel);
+}
+
+TEST_CASE("a merge that would make two kernels wait on each other is refused: WouldCycle") {
+  Graph g;
+  Tensor x(&g, g.input("x", {8, 16}));
+  Tensor a = exp(x);
+  Tensor b = -a;  // a's kernel
+  Tensor m = matmul(a, Tensor(&g, g.param("w", {16, 16})));  // reads a: no prologue, a kernel of its own
+  Tensor y = b + m;  // could join b's kernel by space, but that kernel would then wait on m's
+  g.set_outputs({y.id()});
+  auto ks = fuse(g);
+  REQUIRE(ks.size() == 2);
+  CHECK(ks[0].label == "exp+neg");
+  CHECK(ks[1].label == "matmul+add");
+  CHECK(why_leaves(ks[0], a.id(), 1) == Boundary::MatmulNoPrologue);
+  CHECK(why_leaves(ks[0], b.id(), 1) == Boundary::WouldCycle);
+}
+
+TEST_CASE("the layer's result leaves its kernel for HBM: GraphOutput, also when another kernel reads it") {
+  Graph g;
+  Tensor x(&g, g.input("x", {8, 16}));
+  Tensor a = exp(x);
+  Tensor m = matmul(a, Tensor(&g, g.param("w", {16, 4})));
+  g.set_outputs({a.id(), m.id()});
+  auto ks = fuse(g);
+  REQUIRE(ks.size() == 2);
+  CHECK(why_leaves(ks[0], a.id(), 1) == Boundary::MatmulNoPrologue);
+  CHECK(why_leaves(ks[0], a.id(), -1) == Boundary::GraphOutput);
+  CHECK(why_leaves(ks[1], m.id(), -1) == Boundary::GraphOutput);
+  CHECK(ks[0].writes == 8 * 16 * 2);  // written once for both readers
 }
 
 TEST_CASE("costing with an unbound symbol is a clear error") {

@@ -187,15 +187,17 @@ class Partitioner {
     }
     std::sort(producers.begin(), producers.end(), [](auto& a, auto& b) { return a.first > b.first; });
 
+    // Each producer group, latest first: the first that may take the node
+    // does; every other one keeps the reason it cannot, judged before the
+    // node joins anything.
+    const bool leave_to_reduction = kind(id) == OpKind::Pointwise && feeds_only_reductions(id);
     int chosen = -1;
-    bool leave_to_reduction = kind(id) == OpKind::Pointwise && feeds_only_reductions(id);
+    std::map<int, Boundary> not_joined;
     for (auto [s, gi] : producers) {
-      if (chosen >= 0) continue;
-      if (leave_to_reduction && groups_[static_cast<size_t>(gi)].kind == KernelKind::MatMul) continue;
-      if (refuse(id, gi)) continue;
-      bool cycle = false;
-      for (auto [s2, g2] : producers) cycle = cycle || (g2 != gi && depends_on(g2, gi));
-      if (!cycle) chosen = gi;
+      if (gi == chosen || not_joined.count(gi)) continue;
+      if (auto why = why_not_join(id, gi, producers, leave_to_reduction)) not_joined[gi] = *why;
+      else if (chosen < 0) chosen = gi;
+      else not_joined[gi] = Boundary::OneAnchorPerKernel;
     }
     if (chosen < 0) {
       chosen = static_cast<int>(groups_.size());
@@ -210,16 +212,22 @@ class Partitioner {
     groups_[static_cast<size_t>(chosen)].nodes.push_back(id);
     group_of_[static_cast<size_t>(id)] = chosen;
 
-    // Record why each other producer's value must cross HBM into this kernel.
-    for (auto [s, gi] : producers) {
-      if (gi == chosen || why_.count({s, chosen})) continue;  // the first reason for a tensor stands
-      Boundary b;
-      if (auto r = refuse(id, gi)) b = *r;
-      else if (leave_to_reduction && groups_[static_cast<size_t>(gi)].kind == KernelKind::MatMul) b = Boundary::ReductionAfterMatmul;
-      else if (depends_on(chosen, gi) || depends_on(gi, chosen)) b = Boundary::WouldCycle;
-      else b = Boundary::OneAnchorPerKernel;
-      why_[{s, chosen}] = b;
-    }
+    // Why each other producer's value must cross HBM into this kernel; the
+    // first reason recorded for a tensor stands.
+    for (auto [s, gi] : producers)
+      if (gi != chosen) why_.try_emplace({s, chosen}, not_joined.at(gi));
+  }
+
+  // Why `id` cannot join producer group `gi`, or nothing when it may.
+  std::optional<Boundary> why_not_join(NodeId id, int gi, const std::vector<std::pair<NodeId, int>>& producers,
+                                       bool leave_to_reduction) const {
+    if (auto r = refuse(id, gi)) return r;
+    if (leave_to_reduction && groups_[static_cast<size_t>(gi)].kind == KernelKind::MatMul)
+      return Boundary::ReductionAfterMatmul;
+    // Joining gi while another producer's kernel reads gi: each would wait on the other.
+    for (auto [s2, g2] : producers)
+      if (g2 != gi && depends_on(g2, gi)) return Boundary::WouldCycle;
+    return std::nullopt;
   }
 };
 
