@@ -2,6 +2,8 @@
 // bytes that add up.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "core/partitions.h"
 #include "core/pipeline.h"
 #include "core/presets.h"
@@ -87,6 +89,49 @@ TEST_CASE("whole-model bytes and FLOPs are the layers' times N plus embedding an
   double head_flops = 2.0 * T * d * V, norm_flops = 4.0 * T * d + 2.0 * T;
   CHECK(model.cost.flops == Approx(N * layer.cost.flops + head_flops + norm_flops));
   CHECK(model.cost.kernels == N * layer.cost.kernels + 3);
+}
+
+TEST_CASE("matmul FLOPs are the closed form in every partition, attention's included") {
+  const LayerCfg c = kLlama8B;
+  const double d = static_cast<double>(c.d), q = static_cast<double>(c.H * c.dh), kv = static_cast<double>(c.G * c.dh),
+               f = static_cast<double>(c.f), H = static_cast<double>(c.H), dh = static_cast<double>(c.dh);
+  // Q, K, V, O, gate, up and down over `rows` token rows: 2 FLOPs per multiply-add.
+  auto projections = [&](double rows) { return 2 * rows * d * (q + 2 * kv) + 2 * rows * q * d + 3 * 2 * rows * d * f; };
+  // QKᵀ and PV: every query row against every key of `keys`, per head (no causal halving in the count).
+  auto attention = [&](double rows, double keys) { return 2 * 2 * H * rows * keys * dh; };
+  auto check = [&](const Graph& g, const Binding& bind, double rows, double keys) {
+    for (const Partition& p : four_partitions(g, bind, kH100)) {
+      double matmul = 0;
+      for (const Kernel& k : p.kernels) matmul += k.matmul_flops;
+      INFO(partition_key(p.id) << " rows " << rows << " keys " << keys);
+      CHECK(matmul == Approx(projections(rows) + attention(rows, keys)).epsilon(1e-12));
+      if (p.id != PartitionId::FusedFlash) continue;
+      // The matched attention kernel: its two matmuls on tensor cores, 5 FLOPs per score for the softmax.
+      auto k = std::find_if(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) { return k.kind == KernelKind::Attention; });
+      REQUIRE(k != p.kernels.end());
+      CHECK(k->matmul_flops == Approx(attention(rows, keys)).epsilon(1e-12));
+      CHECK(k->other_flops == Approx(5 * H * rows * keys).epsilon(1e-12));
+    }
+  };
+  for (int64_t T : {16, 512}) check(prefill_layer(c, T, 0, ParamMode::shapes()), {}, static_cast<double>(T), static_cast<double>(T));
+  TraceOptions batch;
+  batch.batch = 4;
+  check(decode_layer(c, ParamMode::shapes(), batch), {{"S", 1000}, {"P", 999}}, 4, 1000);
+}
+
+TEST_CASE("model_parameter_bytes is the traced whole model's parameter bytes, for every preset") {
+  for (const ModelPreset& m : model_presets())
+    for (DType weights : {DType::BF16, DType::FP8})
+      for (bool tied : {false, true}) {
+        TraceOptions o;
+        o.layers = m.layers;
+        o.vocab = m.vocab;
+        o.tied_embeddings = tied;
+        o.weights = weights;
+        INFO(m.key << " weights " << dtype_bytes(weights) << " B, tied " << tied);
+        CHECK(model_parameter_bytes(m.layer, m.layers, m.vocab, tied, o) ==
+              parameter_bytes(decode_layer(m.layer, ParamMode::shapes(), o)));
+      }
 }
 
 TEST_CASE("dtypes change bytes where they should") {
