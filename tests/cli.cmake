@@ -48,3 +48,11 @@ add_cli_test("unknown hardware" 2 "--hardware" --hardware tpu)
 add_cli_test("bad layers" 2 "--layers" --layers some)
 add_cli_test("bad dtype" 2 "--dtype" --dtype int4)
 add_cli_test("zero batch" 2 "--batch" --batch 0)
+
+# The outputs a redesign must keep byte for byte: one test per case of golden/cases.txt.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/golden/cases.txt)
+file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/golden/cases.txt golden_cases REGEX "^[a-z]")
+foreach(line IN LISTS golden_cases)
+  string(REGEX MATCH "^[^ ]+" case_name "${line}")
+  add_test(NAME "golden: ${case_name}" COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/golden.sh check $<TARGET_FILE:fusionlab> ${case_name})
+endforeach()
