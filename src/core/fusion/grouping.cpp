@@ -1,0 +1,206 @@
+// Grouping: greedy, TVM-style, over a graph in topological order.
+//
+//   views ─ no kernel; consumers read the viewed storage through new indexing
+//   every other compute node either joins the kernel (group) of one of its
+//   producers or opens a new one:
+//
+//     producer group      consumer        joins when
+//     ───────────────     ─────────       ───────────────────────────────────
+//     pointwise           pointwise       same iteration space (numel)
+//     pointwise           reduction       reduction's input is the group's space → rowwise
+//     rowwise             pointwise       numel is the row space or the row count
+//     rowwise             reduction       same rows (softmax's second reduction)
+//     matmul              pointwise       same numel as the matmul output (epilogue)
+//     matmul              reduction       never: a row spans many output tiles
+//     any                 matmul          never: no prologue fusion
+//     attention/kv_write  any             never: handwritten kernels
+//
+// 1. A consumer tries its producers' groups, latest producer first.
+// 2. A pointwise node used only by reductions is left to them (it becomes
+//    their prologue, inlined into the reduction's loop), rather than being an
+//    epilogue of a matmul whose output another kernel must read anyway.
+// 3. A merge that would make two groups wait on each other is refused.
+#include "core/fusion/grouping.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace fl::fusion {
+
+namespace {
+
+KernelKind kind_of_node(Op op) {
+  switch (op_kind(op)) {
+    case OpKind::MatMul: return KernelKind::MatMul;
+    case OpKind::Reduction: return KernelKind::Rowwise;
+    case OpKind::Opaque:
+      return op == Op::Attention ? KernelKind::Attention : op == Op::KVWrite ? KernelKind::KVWrite : KernelKind::Embedding;
+    default: return KernelKind::Pointwise;
+  }
+}
+
+class Partitioner {
+ public:
+  Partitioner(const Graph& g, const FuseOptions& opt, const Binding& bind)
+      : g_(g), opt_(opt), numel_(g.size()), storage_(g.size()), group_of_(g.size(), -1) {
+    for (size_t i = 0; i < g.size(); ++i) {
+      const Node& n = g.nodes()[i];
+      numel_[i] = numel(n.shape).eval(bind);
+      storage_[i] = free_view(static_cast<NodeId>(i)) ? storage_[static_cast<size_t>(n.inputs[0])] : static_cast<NodeId>(i);
+    }
+    users_.resize(g.size());
+    for (size_t i = 0; i < g.size(); ++i)
+      for (NodeId in : g.nodes()[i].inputs) users_[static_cast<size_t>(storage_[static_cast<size_t>(in)])].push_back(static_cast<NodeId>(i));
+  }
+
+  void run() {
+    for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id)
+      if (op_kind(g_.node(id).op) != OpKind::Source && !free_view(id)) place(id);
+  }
+
+  // A view costs nothing when its consumers inline the new indexing; without
+  // inlining it is realized: a copy kernel, placed like a pointwise op.
+  bool free_view(NodeId id) const { return op_kind(g_.node(id).op) == OpKind::View && opt_.inlining; }
+  OpKind kind(NodeId id) const {
+    OpKind k = op_kind(g_.node(id).op);
+    return k == OpKind::View ? OpKind::Pointwise : k;
+  }
+
+  const Graph& g_;
+  const FuseOptions& opt_;
+  std::vector<int64_t> numel_;
+  std::vector<NodeId> storage_;  // the node whose buffer a value lives in (views resolved)
+  std::vector<int> group_of_;
+  std::vector<std::vector<NodeId>> users_;  // every node reading a storage node, directly or through views
+  std::vector<Group> groups_;
+  std::map<std::pair<NodeId, int>, Boundary> why_;  // (tensor, consumer group) -> reason
+
+  bool is_compute(NodeId s) const { return group_of_[static_cast<size_t>(s)] >= 0; }
+
+  // Rows and row length of a reduction's input.
+  std::pair<int64_t, int64_t> row_space(NodeId id) const {
+    NodeId in = g_.node(id).inputs[0];
+    int64_t m = numel_[static_cast<size_t>(in)];
+    const Dim& last = g_.node(in).shape.back();
+    return {m, last.is_constant() && last.constant() > 0 ? m / last.constant() : 0};
+  }
+
+  // Whether `id` can join group `gi`, or the reason it cannot.
+  std::optional<Boundary> refuse(NodeId id, int gi) const {
+    const Group& gr = groups_[static_cast<size_t>(gi)];
+    OpKind k = kind(id);
+    if (!opt_.enable) return Boundary::FusionOff;
+    if (k == OpKind::MatMul) return Boundary::MatmulNoPrologue;
+    if (k == OpKind::Opaque || gr.kind == KernelKind::Attention || gr.kind == KernelKind::KVWrite ||
+        gr.kind == KernelKind::Embedding)
+      return Boundary::OpaqueKernel;
+    int64_t n = numel_[static_cast<size_t>(id)];
+    bool fits;
+    if (k == OpKind::Reduction) {
+      auto [m, rows] = row_space(id);
+      if (gr.kind == KernelKind::MatMul) return Boundary::ReductionAfterMatmul;
+      fits = gr.space == m && (gr.kind == KernelKind::Pointwise || gr.rows == rows);
+    } else {
+      fits = n == gr.space || (gr.kind == KernelKind::Rowwise && n == gr.rows);
+    }
+    if (!fits) return Boundary::IterationSpace;
+    // The rules allow the merge; is that kind of merge switched on?
+    bool on = gr.kind == KernelKind::Pointwise ? opt_.inlining || opt_.fusion
+              : gr.kind == KernelKind::Rowwise ? opt_.fusion
+                                               : opt_.fusion && opt_.matmul_epilogues;
+    return on ? std::nullopt : std::optional(Boundary::SwitchedOff);
+  }
+
+  // Rule 2: a pointwise node whose every user is a reduction.
+  bool feeds_only_reductions(NodeId id) const {
+    const auto& us = users_[static_cast<size_t>(id)];
+    if (us.empty()) return false;
+    for (NodeId u : us)
+      if (op_kind(g_.node(u).op) != OpKind::Reduction) return false;
+    return std::find(g_.outputs().begin(), g_.outputs().end(), id) == g_.outputs().end();
+  }
+
+  // Does group `from` (transitively) read anything that group `target` produces?
+  bool depends_on(int from, int target) const {
+    NodeId horizon = groups_[static_cast<size_t>(target)].nodes.front();
+    std::vector<NodeId> stack(groups_[static_cast<size_t>(from)].nodes);
+    std::set<NodeId> seen(stack.begin(), stack.end());
+    while (!stack.empty()) {
+      NodeId id = stack.back();
+      stack.pop_back();
+      for (NodeId in : g_.node(id).inputs) {
+        NodeId s = storage_[static_cast<size_t>(in)];
+        if (s < horizon || !seen.insert(s).second) continue;  // nothing before the group can depend on it
+        if (group_of_[static_cast<size_t>(s)] == target) return true;
+        stack.push_back(s);
+      }
+    }
+    return false;
+  }
+
+  void place(NodeId id) {
+    const Node& n = g_.node(id);
+    // Producer groups of this node, latest producer first.
+    std::vector<std::pair<NodeId, int>> producers;
+    for (NodeId in : n.inputs) {
+      NodeId s = storage_[static_cast<size_t>(in)];
+      if (is_compute(s)) producers.push_back({s, group_of_[static_cast<size_t>(s)]});
+    }
+    std::sort(producers.begin(), producers.end(), [](auto& a, auto& b) { return a.first > b.first; });
+
+    // Each producer group, latest first: the first that may take the node
+    // does; every other one keeps the reason it cannot, judged before the
+    // node joins anything.
+    const bool leave_to_reduction = kind(id) == OpKind::Pointwise && feeds_only_reductions(id);
+    int chosen = -1;
+    std::map<int, Boundary> not_joined;
+    for (auto [s, gi] : producers) {
+      if (gi == chosen || not_joined.count(gi)) continue;
+      if (auto why = why_not_join(id, gi, producers, leave_to_reduction)) not_joined[gi] = *why;
+      else if (chosen < 0) chosen = gi;
+      else not_joined[gi] = Boundary::OneAnchorPerKernel;
+    }
+    if (chosen < 0) {
+      chosen = static_cast<int>(groups_.size());
+      Group gr{kind_of_node(n.op), numel_[static_cast<size_t>(id)], 0, {}};
+      if (kind(id) == OpKind::Reduction) std::tie(gr.space, gr.rows) = row_space(id);
+      groups_.push_back(gr);
+    } else if (kind(id) == OpKind::Reduction) {
+      Group& gr = groups_[static_cast<size_t>(chosen)];
+      gr.kind = KernelKind::Rowwise;
+      std::tie(gr.space, gr.rows) = row_space(id);
+    }
+    groups_[static_cast<size_t>(chosen)].nodes.push_back(id);
+    group_of_[static_cast<size_t>(id)] = chosen;
+
+    // Why each other producer's value must cross HBM into this kernel; the
+    // first reason recorded for a tensor stands.
+    for (auto [s, gi] : producers)
+      if (gi != chosen) why_.try_emplace({s, chosen}, not_joined.at(gi));
+  }
+
+  // Why `id` cannot join producer group `gi`, or nothing when it may.
+  std::optional<Boundary> why_not_join(NodeId id, int gi, const std::vector<std::pair<NodeId, int>>& producers,
+                                       bool leave_to_reduction) const {
+    if (auto r = refuse(id, gi)) return r;
+    if (leave_to_reduction && groups_[static_cast<size_t>(gi)].kind == KernelKind::MatMul)
+      return Boundary::ReductionAfterMatmul;
+    // Joining gi while another producer's kernel reads gi: each would wait on the other.
+    for (auto [s2, g2] : producers)
+      if (g2 != gi && depends_on(g2, gi)) return Boundary::WouldCycle;
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+Grouping group_nodes(const Graph& g, const FuseOptions& opt, const Binding& bind) {
+  Partitioner p(g, opt, bind);
+  p.run();
+  return {std::move(p.groups_), std::move(p.group_of_), std::move(p.storage_), std::move(p.numel_), std::move(p.users_),
+          std::move(p.why_)};
+}
+
+}  // namespace fl::fusion

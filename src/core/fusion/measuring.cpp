@@ -1,0 +1,104 @@
+#include "core/fusion/measuring.h"
+
+#include <set>
+#include <string>
+
+namespace fl::fusion {
+
+namespace {
+
+double node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bind, bool* on_tensor_cores) {
+  *on_tensor_cores = false;
+  auto in_numel = [&](size_t i) { return static_cast<double>(numel(g.node(n.inputs[i]).shape).eval(bind)); };
+  switch (n.op) {
+    case Op::MatMul:
+      *on_tensor_cores = n.dtype != DType::FP32;  // fp32 matmuls run on the vector units
+      return 2.0 * static_cast<double>(out) * static_cast<double>(g.node(n.inputs[0]).shape.back().eval(bind));
+    case Op::Attention: {  // QKᵀ and PV on tensor cores; the softmax's 5 ops per score are counted below
+      *on_tensor_cores = n.dtype != DType::FP32;  // fp32 matmuls run on the vector units
+      double scores = static_cast<double>(out) / static_cast<double>(n.shape.back().eval(bind)) *
+                      static_cast<double>(g.node(n.inputs[1]).shape[1].eval(bind));
+      return 2.0 * scores * static_cast<double>(n.shape.back().eval(bind) + g.node(n.inputs[0]).shape.back().eval(bind));
+    }
+    case Op::KVWrite: case Op::Embedding: return 0;
+    case Op::Reshape: case Op::Transpose: case Op::RepeatKV: return 0;  // realized views only copy
+    case Op::Sum: case Op::Mean: case Op::Max: return in_numel(0);
+    case Op::RMSNorm: return 4 * in_numel(0) + 2 * in_numel(0) / static_cast<double>(n.shape.back().eval(bind));
+    case Op::Softmax: case Op::SiLU: return 5 * in_numel(0);  // as many as their decompositions
+    default: return static_cast<double>(out);
+  }
+}
+
+double attention_softmax_flops(const Graph& g, const Node& n, int64_t out, const Binding& bind) {
+  return 5.0 * static_cast<double>(out) / static_cast<double>(n.shape.back().eval(bind)) *
+         static_cast<double>(g.node(n.inputs[1]).shape[1].eval(bind));
+}
+
+std::string node_label(const Graph& g, const Node& n) {
+  if (n.op == Op::Mul && n.inputs[0] == n.inputs[1]) return "square";
+  (void)g;
+  return std::string(op_name(n.op));
+}
+
+}  // namespace
+
+std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order,
+                                    const Binding& bind) {
+  std::vector<int> index_of(grouping.groups.size(), -1);  // group -> its kernel's place in the order
+  for (size_t i = 0; i < order.size(); ++i) index_of[static_cast<size_t>(order[i])] = static_cast<int>(i);
+
+  auto bytes_of = [&](NodeId s) -> int64_t {
+    const Node& n = g.node(s);
+    if (n.shape.empty()) return 0;  // scalars are immediates in the kernel's code
+    return grouping.numel[static_cast<size_t>(s)] * dtype_bytes(n.dtype);
+  };
+
+  std::vector<char> is_output(g.size(), 0);
+  for (NodeId o : g.outputs()) is_output[static_cast<size_t>(grouping.storage[static_cast<size_t>(o)])] = 1;
+
+  std::vector<Kernel> kernels;
+  kernels.reserve(order.size());
+  for (int gi : order) {
+    const Group& gr = grouping.groups[static_cast<size_t>(gi)];
+    Kernel k;
+    k.kind = gr.kind;
+    k.nodes = gr.nodes;
+    std::set<NodeId> read;
+    for (NodeId id : gr.nodes) {
+      const Node& n = g.node(id);
+      k.label += (k.label.empty() ? "" : "+") + node_label(g, n);
+      bool tc = false;
+      double f = node_flops(g, n, grouping.numel[static_cast<size_t>(id)], bind, &tc);
+      (tc ? k.matmul_flops : k.other_flops) += f;
+      if (n.op == Op::Attention) k.other_flops += attention_softmax_flops(g, n, grouping.numel[static_cast<size_t>(id)], bind);
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        if (n.op == Op::KVWrite && i == 0) continue;  // the cache is only written, one row
+        NodeId s = grouping.storage[static_cast<size_t>(n.inputs[i])];
+        if (grouping.group_of[static_cast<size_t>(s)] == gi || !read.insert(s).second) continue;
+        // An embedding reads only the rows it gathers, not the table.
+        k.reads += n.op == Op::Embedding && i == 0 ? grouping.numel[static_cast<size_t>(id)] * dtype_bytes(g.node(s).dtype)
+                                                   : bytes_of(s);
+      }
+    }
+    // Writes: values some other kernel reads, and the graph's outputs.
+    for (NodeId id : gr.nodes) {
+      std::set<int> consumers;
+      for (NodeId u : grouping.users[static_cast<size_t>(id)]) {  // includes readers through views
+        int cg = grouping.group_of[static_cast<size_t>(u)];
+        if (cg >= 0 && cg != gi) consumers.insert(cg);
+      }
+      bool is_out = is_output[static_cast<size_t>(id)];
+      if (consumers.empty() && !is_out) continue;
+      k.writes += g.node(id).op == Op::KVWrite ? bytes_of(g.node(id).inputs[1]) : bytes_of(id);
+      for (int cg : consumers) {
+        auto it = grouping.why.find({id, cg});
+        k.ends.push_back({id, index_of[static_cast<size_t>(cg)], it != grouping.why.end() ? it->second : Boundary::OneAnchorPerKernel});
+      }
+      if (is_out) k.ends.push_back({id, -1, Boundary::GraphOutput});
+    }
+    kernels.push_back(std::move(k));
+  }
+  return kernels;
+}
+
+}  // namespace fl::fusion

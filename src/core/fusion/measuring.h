@@ -1,0 +1,15 @@
+// Measuring, the last step of fuse(): each group in launch order as a kernel
+// with its label, FLOPs, HBM bytes (each tensor once per kernel; values that
+// stay inside it are free) and why each written tensor leaves it.
+#pragma once
+
+#include <vector>
+
+#include "core/fusion/grouping.h"
+
+namespace fl::fusion {
+
+std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order,
+                                    const Binding& bind);
+
+}  // namespace fl::fusion
