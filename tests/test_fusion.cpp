@@ -5,6 +5,7 @@
 
 #include "core/cost.h"
 #include "core/fusion.h"
+#include "core/fusion/rules.h"
 #include "core/trace.h"
 
 using namespace fl;
@@ -201,4 +202,20 @@ TEST_CASE("kernel time is the roofline: the larger of compute and memory time") 
   GraphCost c = graph_cost({k, k});
   CHECK(c.kernels == 2);
   CHECK(c.t_total == Approx(2 * 10e-9 + 2 * 4e-6));
+}
+
+TEST_CASE("the merge rules name every pair of producer kernel and consumer once, and say why each refusal") {
+  for (KernelKind p : fusion::kKernelKinds)
+    for (OpKind c : fusion::kConsumerKinds) {
+      int n = 0;
+      for (const fusion::MergeRule& r : fusion::merge_rules()) n += r.producer == p && r.consumer == c;
+      INFO(kernel_kind_name(p) << " -> " << fusion::consumer_kind_name(c));
+      CHECK(n == 1);
+      const fusion::MergeRule& r = fusion::merge_rule(p, c);
+      // Only a merge the rules allow can be refused later for its sizes, its switch, a cycle or another anchor.
+      if (!r.allowed)
+        CHECK((r.refused == Boundary::MatmulNoPrologue || r.refused == Boundary::ReductionAfterMatmul ||
+               r.refused == Boundary::OpaqueKernel));
+    }
+  CHECK(fusion::merge_rules().size() == std::size(fusion::kKernelKinds) * std::size(fusion::kConsumerKinds));
 }

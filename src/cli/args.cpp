@@ -23,6 +23,8 @@ Prints the lecture's four fusion demos, computed by the compiler core.
   --ablation          our compiler's ablation instead of the demos: each switch (fusion,
                       inlining, matmul epilogues, attention matching, weight folding,
                       CUDA Graphs) turned off alone, speed-up over eager
+  --rules             the fusion rules: for each kind of producer kernel and consumer,
+                      whether the consumer joins and when, or why not (--json: as data)
   --lang zh|en        language of tables and observations (default zh)
   --emit STAGE        print the prefill (or --phase decode) graph after a stage:
                       traced, match_attention, decompose, cse, constant_fold,
@@ -86,6 +88,7 @@ Options parse_args(const std::vector<std::string>& args) {
     auto keys = setting_keys();
     if (opt == "--json") o.json = true;
     else if (opt == "--ablation") o.ablation = true;
+    else if (opt == "--rules") o.rules = true;
     else if (opt == "--help" || opt == "-h") o.help = true;
     else if (opt == "--emit") o.emit = take();
     else if (opt == "--sweep") {

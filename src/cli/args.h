@@ -21,6 +21,7 @@ struct Options {
   std::vector<int> demos{1, 2, 3, 4};
   bool json = false;
   bool ablation = false;
+  bool rules = false;             // --rules: the merge rules instead of the demos
   bool help = false;
   std::string emit;               // "", a pipeline stage, or "kernels"
   std::string phase = "prefill";  // for --emit

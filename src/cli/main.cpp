@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/table.h"
 #include "core/demos/demos.h"
+#include "core/fusion/rules.h"
 #include "core/model.h"
 #include "core/partitions.h"
 #include "core/pipeline.h"
@@ -125,6 +126,31 @@ int print_sweep(const Options& o) {
   return 0;
 }
 
+// --rules: the merge rules table, as the grouping step reads it.
+int print_rules(const Options& o) {
+  using namespace fusion;
+  if (o.json) {
+    json rules = json::array();
+    for (const MergeRule& r : merge_rules()) {
+      json row = {{"producer", kernel_kind_name(r.producer)}, {"consumer", consumer_kind_name(r.consumer)}, {"allowed", r.allowed}};
+      if (r.allowed) row["space"] = space_match_name(r.space), row["needs"] = merge_switch_name(r.needs);
+      else row["refused"] = boundary_name(r.refused);
+      rules.push_back(row);
+    }
+    std::cout << json{{"rules", rules}}.dump() << "\n";
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const MergeRule& r : merge_rules())
+    rows.push_back({std::string(kernel_kind_name(r.producer)), std::string(consumer_kind_name(r.consumer)),
+                    r.allowed ? tr(Text::RuleJoins, o.lang, {T(space_match_text(r.space), o.lang), T(merge_switch_text(r.needs), o.lang)})
+                              : tr(Text::RuleNever, o.lang, {T(boundary_text(r.refused), o.lang)})});
+  std::cout << render_header(T(Text::RulesTitle, o.lang))
+            << render_table({T(Text::ColProducerKernel, o.lang), T(Text::ColConsumer, o.lang), T(Text::ColVerdict, o.lang)}, rows)
+            << "\n" << T(Text::RulesOrder, o.lang) << "\n";
+  return 0;
+}
+
 int run(const std::vector<std::string>& args) {
   Options o = parse_args(args);
   if (o.help) {
@@ -132,6 +158,7 @@ int run(const std::vector<std::string>& args) {
     return 0;
   }
   if (!o.emit.empty()) return emit(o);
+  if (o.rules) return print_rules(o);
   if (o.sweep) return print_sweep(o);
   if (o.ablation) {
     json j = demos::our_ablation(o.config_for(2));

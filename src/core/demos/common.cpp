@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/demos/demos.h"
+#include "core/fusion/rules.h"
 #include "core/presets.h"
 #include "core/units.h"
 
@@ -62,22 +63,6 @@ json config_json(const AnalysisConfig& c) {
                   {"launch", c.hw.launch}, {"graph_launch", c.hw.graph_launch}, {"memory", c.hw.memory}}}};
 }
 
-namespace {
-Text why_text(Boundary b) {
-  switch (b) {
-    case Boundary::FusionOff: return Text::WhyFusionOff;
-    case Boundary::MatmulNoPrologue: return Text::WhyMatmulNoPrologue;
-    case Boundary::ReductionAfterMatmul: return Text::WhyReductionAfterMatmul;
-    case Boundary::OpaqueKernel: return Text::WhyOpaque;
-    case Boundary::IterationSpace: return Text::WhyIterationSpace;
-    case Boundary::OneAnchorPerKernel: return Text::WhyOneAnchor;
-    case Boundary::WouldCycle: return Text::WhyCycle;
-    case Boundary::GraphOutput: return Text::WhyOutput;
-    case Boundary::SwitchedOff: return Text::WhySwitchedOff;
-  }
-  return Text::WhyOneAnchor;
-}
-}  // namespace
 
 json kernel_json(const Partition& p, size_t i, const Hardware& hw, Lang lang, bool detail) {
   const Kernel& k = p.kernels[i];
@@ -103,7 +88,7 @@ json kernel_json(const Partition& p, size_t i, const Hardware& hw, Lang lang, bo
   json ends = json::array();
   for (const KernelEdge& e : k.ends) {
     std::string tensor = "%" + std::to_string(e.tensor) + " " + std::string(op_name(p.graph.node(e.tensor).op));
-    std::string why(tr(why_text(e.why), lang));
+    std::string why(tr(fusion::boundary_text(e.why), lang));
     ends.push_back({{"tensor", e.tensor},
                     {"consumer", e.consumer},
                     {"why", boundary_name(e.why)},

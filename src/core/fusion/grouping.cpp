@@ -1,19 +1,8 @@
 // Grouping: greedy, TVM-style, over a graph in topological order.
 //
-//   views ─ no kernel; consumers read the viewed storage through new indexing
-//   every other compute node either joins the kernel (group) of one of its
-//   producers or opens a new one:
-//
-//     producer group      consumer        joins when
-//     ───────────────     ─────────       ───────────────────────────────────
-//     pointwise           pointwise       same iteration space (numel)
-//     pointwise           reduction       reduction's input is the group's space → rowwise
-//     rowwise             pointwise       numel is the row space or the row count
-//     rowwise             reduction       same rows (softmax's second reduction)
-//     matmul              pointwise       same numel as the matmul output (epilogue)
-//     matmul              reduction       never: a row spans many output tiles
-//     any                 matmul          never: no prologue fusion
-//     attention/kv_write  any             never: handwritten kernels
+//   views: no kernel; consumers read the viewed storage through new indexing.
+//   Every other compute node joins the kernel (group) of one of its producers
+//   when the merge rules allow it (rules.h), or opens a new one:
 //
 // 1. A consumer tries its producers' groups, latest producer first.
 // 2. A pointwise node used only by reductions is left to them (it becomes
@@ -26,6 +15,8 @@
 #include <optional>
 #include <set>
 #include <tuple>
+
+#include "core/fusion/rules.h"
 
 namespace fl::fusion {
 
@@ -89,28 +80,32 @@ class Partitioner {
 
   // Whether `id` can join group `gi`, or the reason it cannot.
   std::optional<Boundary> refuse(NodeId id, int gi) const {
-    const Group& gr = groups_[static_cast<size_t>(gi)];
-    OpKind k = kind(id);
     if (!opt_.enable) return Boundary::FusionOff;
-    if (k == OpKind::MatMul) return Boundary::MatmulNoPrologue;
-    if (k == OpKind::Opaque || gr.kind == KernelKind::Attention || gr.kind == KernelKind::KVWrite ||
-        gr.kind == KernelKind::Embedding)
-      return Boundary::OpaqueKernel;
-    int64_t n = numel_[static_cast<size_t>(id)];
-    bool fits;
-    if (k == OpKind::Reduction) {
-      auto [m, rows] = row_space(id);
-      if (gr.kind == KernelKind::MatMul) return Boundary::ReductionAfterMatmul;
-      fits = gr.space == m && (gr.kind == KernelKind::Pointwise || gr.rows == rows);
-    } else {
-      fits = n == gr.space || (gr.kind == KernelKind::Rowwise && n == gr.rows);
+    const Group& gr = groups_[static_cast<size_t>(gi)];
+    const MergeRule& rule = merge_rule(gr.kind, kind(id));
+    if (!rule.allowed) return rule.refused;
+    if (!spaces_match(rule.space, gr, id)) return Boundary::IterationSpace;
+    return switched_on(rule.needs) ? std::nullopt : std::optional(Boundary::SwitchedOff);
+  }
+
+  bool spaces_match(SpaceMatch match, const Group& gr, NodeId id) const {
+    const int64_t n = numel_[static_cast<size_t>(id)];
+    switch (match) {
+      case SpaceMatch::SameSpace: return n == gr.space;
+      case SpaceMatch::SpaceOrRows: return n == gr.space || n == gr.rows;
+      case SpaceMatch::ReducesSpace: return row_space(id).first == gr.space;
+      case SpaceMatch::SameRows: return row_space(id) == std::pair(gr.space, gr.rows);
     }
-    if (!fits) return Boundary::IterationSpace;
-    // The rules allow the merge; is that kind of merge switched on?
-    bool on = gr.kind == KernelKind::Pointwise ? opt_.inlining || opt_.fusion
-              : gr.kind == KernelKind::Rowwise ? opt_.fusion
-                                               : opt_.fusion && opt_.matmul_epilogues;
-    return on ? std::nullopt : std::optional(Boundary::SwitchedOff);
+    return false;
+  }
+
+  bool switched_on(MergeSwitch needs) const {
+    switch (needs) {
+      case MergeSwitch::InliningOrFusion: return opt_.inlining || opt_.fusion;
+      case MergeSwitch::Fusion: return opt_.fusion;
+      case MergeSwitch::MatmulEpilogue: return opt_.fusion && opt_.matmul_epilogues;
+    }
+    return false;
   }
 
   // Rule 2: a pointwise node whose every user is a reduction.
