@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string_view>
+
 #include "core/graph.h"
 #include "core/model.h"
 #include "core/trace.h"
@@ -133,4 +136,18 @@ TEST_CASE("a constant expression never decides an op's dtype") {
   CHECK_FALSE(g.node(y).constant_expr);
   g.set_outputs({g.add(Op::Add, {y, c})});
   CHECK_NOTHROW(verify(g));
+}
+
+TEST_CASE("the op table: one entry per op, each with its own name, sources without inputs") {
+  std::set<std::string_view> names;
+  for (size_t i = 0; i < kOpCount; ++i) {
+    const Op op = static_cast<Op>(i);
+    INFO(op_name(op));
+    CHECK(!op_name(op).empty());
+    CHECK(names.insert(op_name(op)).second);
+    CHECK((arity(op) == 0) == (op_kind(op) == OpKind::Source));
+    if (is_binary_pointwise(op)) CHECK(arity(op) == 2);
+  }
+  CHECK(op_name(Op::Embedding) == "embedding");  // the last entry lines up with the enum
+  CHECK(arity(Op::Attention) == 3);
 }

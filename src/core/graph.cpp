@@ -29,17 +29,6 @@ namespace {
   throw GraphError(std::string(op_name(op)) + ": " + why);
 }
 
-size_t arity(Op op) {
-  switch (op_kind(op)) {
-    case OpKind::Source: return 0;
-    case OpKind::MatMul: return 2;
-    case OpKind::Opaque: return op == Op::Attention ? 3 : 2;  // KVWrite, Embedding: 2
-    default: break;
-  }
-  if (is_binary_pointwise(op) || op == Op::RMSNorm) return 2;
-  return 1;
-}
-
 Shape broadcast(Op op, const Shape& a, const Shape& b) {
   size_t n = std::max(a.size(), b.size());
   Shape out(n);

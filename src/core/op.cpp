@@ -2,58 +2,35 @@
 
 namespace fl {
 
-OpKind op_kind(Op op) {
-  switch (op) {
-    case Op::Input: case Op::Param: case Op::Const: return OpKind::Source;
-    case Op::Reshape: case Op::Transpose: case Op::RepeatKV: return OpKind::View;
-    case Op::Sum: case Op::Mean: case Op::Max: case Op::RMSNorm: case Op::Softmax: return OpKind::Reduction;
-    case Op::MatMul: return OpKind::MatMul;
-    case Op::Attention: case Op::KVWrite: case Op::Embedding: return OpKind::Opaque;
-    default: return OpKind::Pointwise;
-  }
-}
+namespace {
 
-std::string_view op_name(Op op) {
-  switch (op) {
-    case Op::Input: return "input";
-    case Op::Param: return "param";
-    case Op::Const: return "const";
-    case Op::Add: return "add";
-    case Op::Sub: return "sub";
-    case Op::Mul: return "mul";
-    case Op::Div: return "div";
-    case Op::Neg: return "neg";
-    case Op::Exp: return "exp";
-    case Op::Rsqrt: return "rsqrt";
-    case Op::Cos: return "cos";
-    case Op::Sin: return "sin";
-    case Op::RotPairs: return "rot_pairs";
-    case Op::CausalMask: return "causal_mask";
-    case Op::Sum: return "sum";
-    case Op::Mean: return "mean";
-    case Op::Max: return "max";
-    case Op::Reshape: return "reshape";
-    case Op::Transpose: return "transpose";
-    case Op::RepeatKV: return "repeat_kv";
-    case Op::MatMul: return "matmul";
-    case Op::RMSNorm: return "rmsnorm";
-    case Op::Softmax: return "softmax";
-    case Op::SiLU: return "silu";
-    case Op::Attention: return "attention";
-    case Op::KVWrite: return "kv_write";
-    case Op::Embedding: return "embedding";
-  }
-  return "?";
-}
+enum Trait : uint8_t { kBinary = 1, kComposite = 2, kWeightOperand = 4, kAnyDtypeInputs = 8 };
 
-bool is_binary_pointwise(Op op) {
-  return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div;
-}
+struct OpInfo {
+  std::string_view name;
+  OpKind kind;
+  uint8_t arity;
+  uint8_t traits;
+};
+
+constexpr OpInfo kOps[] = {
+#define FL_OP(id, name, kind, arity, traits) {name, OpKind::kind, arity, traits},
+#include "core/ops.def"
+};
+
+const OpInfo& info(Op op) { return kOps[static_cast<size_t>(op)]; }
+
+}  // namespace
+
+OpKind op_kind(Op op) { return info(op).kind; }
+std::string_view op_name(Op op) { return info(op).name; }
+size_t arity(Op op) { return info(op).arity; }
+bool is_binary_pointwise(Op op) { return (info(op).traits & kBinary) != 0; }
+bool is_composite(Op op) { return (info(op).traits & kComposite) != 0; }
 
 bool reads_other_dtype(Op op, size_t input) {
-  return (op == Op::MatMul && input == 1) || op == Op::Embedding;
+  const uint8_t traits = info(op).traits;
+  return (traits & kAnyDtypeInputs) || ((traits & kWeightOperand) && input == 1);
 }
-
-bool is_composite(Op op) { return op == Op::RMSNorm || op == Op::Softmax || op == Op::SiLU; }
 
 }  // namespace fl
