@@ -2,6 +2,7 @@
 
 #include "core/demos/demos.h"
 #include "core/presets.h"
+#include "core/report_json.h"
 #include "core/units.h"
 
 namespace fl {
@@ -84,8 +85,8 @@ nlohmann::json analyze(const AnalysisConfig& c) {
   validate(c);
   switch (c.demo) {
     case 1: return demos::kernels_demo(c);
-    case 2: return demos::prefill_demo(c);
-    case 3: return demos::decode_demo(c);
+    case 2: return to_json(prefill_report(c));
+    case 3: return to_json(decode_report(c));
     default: return demos::ablation_demo(c);
   }
 }

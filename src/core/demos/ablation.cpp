@@ -3,6 +3,7 @@
 #include "core/ablation.h"
 #include "core/demos/demos.h"
 #include "core/demos/observations.h"
+#include "core/report_json.h"
 #include "core/units.h"
 
 namespace fl::demos {
@@ -103,7 +104,7 @@ json ablation_demo(const AnalysisConfig& c) {
           {"columns", {tr(Text::ColSetting, L), tr(Text::ColInference, L), tr(Text::ColTraining, L)}},
           {"rows", rows},
           {"ours", ours},
-          {"observations", observations_json(obs)}};
+          {"observations", to_json(obs)}};
 }
 
 }  // namespace fl::demos

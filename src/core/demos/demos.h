@@ -6,14 +6,13 @@
 
 #include "core/analysis.h"
 #include "core/partitions.h"
+#include "core/report.h"
 
 namespace fl::demos {
 
 using nlohmann::json;
 
 json kernels_demo(const AnalysisConfig& c);   // demo 1
-json prefill_demo(const AnalysisConfig& c);   // demo 2
-json decode_demo(const AnalysisConfig& c);    // demo 3
 json ablation_demo(const AnalysisConfig& c);  // demo 4
 // Our compiler's ablation for the current model (demo 4's "ours", `fusionlab --ablation`).
 json our_ablation(const AnalysisConfig& c);
@@ -23,12 +22,12 @@ std::string model_name(const AnalysisConfig& c, Lang lang);     // "Llama-3.1-8B
 std::string hardware_name(const AnalysisConfig& c, Lang lang);  // "H100 SXM" or "custom hardware"
 std::string workload_name(const AnalysisConfig& c, Lang lang);  // "one Llama-3.1-8B layer", "the whole ... (126 layers)"
 std::string precision_name(const AnalysisConfig& c);            // "BF16", "BF16, FP8 weights"
-json config_json(const AnalysisConfig& c);
-json kernel_json(const Partition& p, size_t i, const Hardware& hw, Lang lang, bool detail);
+KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lang lang, bool detail);
 // `tokens_per_step`: the tokens one pass of the model processes (prefill: T x batch; decode: batch).
-json partitions_json(const std::vector<Partition>& ps, const AnalysisConfig& c, int64_t tokens_per_step);
+std::vector<PartitionReport> partition_reports(const std::vector<Partition>& ps, const AnalysisConfig& c,
+                                               int64_t tokens_per_step);
 // Weights and KV cache of the whole model for a cache of `S` tokens, against the GPU's memory.
-json memory_json(const AnalysisConfig& c, int64_t S);
+MemoryReport memory_report(const AnalysisConfig& c, int64_t S);
 // The four partitions of the configuration's prefill (T tokens) or decode (S cached).
 std::vector<Partition> phase_partitions(const AnalysisConfig& c, bool decode);
 std::string fb(int64_t bytes);  // fmt_bytes on an integer count

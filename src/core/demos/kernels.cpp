@@ -1,6 +1,7 @@
 // Demo 1: the kernel list of one fused, FlashAttention partition.
 #include "core/demos/demos.h"
 #include "core/demos/observations.h"
+#include "core/report_json.h"
 #include "core/explain/pass_diff.h"
 #include "core/explain/pseudo_kernel.h"
 #include "core/pipeline.h"
@@ -94,8 +95,9 @@ json kernels_demo(const AnalysisConfig& c) {
 
   json kernels = json::array();
   for (size_t i = 0; i < fused.kernels.size(); ++i) {
-    kernels.push_back(kernel_json(fused, i, c.hw, L, true));
-    kernels.back()["code"] = pseudo_kernel(fused.graph, fused.kernels[i], static_cast<int>(i));
+    KernelReport k = kernel_report(fused, i, c.hw, L, true);
+    k.code = pseudo_kernel(fused.graph, fused.kernels[i], static_cast<int>(i));
+    kernels.push_back(to_json(k));
   }
 
   int norm = find_kernel(fused, [](const Node& n) { return n.op == Op::Mean; });
@@ -118,14 +120,14 @@ json kernels_demo(const AnalysisConfig& c) {
 
   return {{"demo", 1},
           {"title", tr(Text::Demo1Title, L, {std::to_string(c.model.d), std::to_string(c.tokens)})},
-          {"config", config_json(c)},
+          {"config", to_json(c)},
           {"kernels", kernels},
           {"stages", stages_json(g, fused)},
           {"unfused", {{"kernels", unfused.cost.kernels}, {"bytes", unfused.cost.bytes}}},
           {"fused", {{"kernels", fused.cost.kernels}, {"bytes", fused.cost.bytes}}},
           {"summary", tr(Text::Demo1Summary, L, {std::to_string(unfused.cost.kernels), fb(unfused.cost.bytes),
                                                  std::to_string(fused.cost.kernels), fb(fused.cost.bytes)})},
-          {"observations", observations_json(obs)}};
+          {"observations", to_json(obs)}};
 }
 
 }  // namespace fl::demos

@@ -129,14 +129,8 @@ Observation decode_flash(const AnalysisConfig& c, const Partition& fused, const 
 
 }  // namespace
 
-nlohmann::json observations_json(const std::vector<Observation>& observations) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const Observation& o : observations) out.push_back({{"id", o.id}, {"text", o.text}});
-  return out;
-}
-
-Observation memory_observation(const nlohmann::json& memory) {
-  return {memory["fits"].get<bool>() ? "memory_fits" : "memory_too_big", memory["text"].get<std::string>()};
+Observation memory_observation(const MemoryReport& memory) {
+  return {memory.fits ? "memory_fits" : "memory_too_big", memory.text};
 }
 
 std::vector<Observation> prefill_observations(const AnalysisConfig& c, const std::vector<Partition>& ps) {

@@ -3,19 +3,14 @@
 // tests and for readers of `--json`), the text says it with the numbers.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "core/analysis.h"
 #include "core/partitions.h"
+#include "core/report.h"
 
 namespace fl::demos {
-
-struct Observation {
-  std::string id;    // "decode_traffic_weights", "decode_traffic_kv_cache", ...
-  std::string text;  // in the configuration's language
-};
 
 // What the observations' words mean, as fractions.
 struct Claim {
@@ -26,15 +21,13 @@ struct Claim {
   static constexpr double kSetsLatency = 0.50;  // fixed-cost share at which the kernel count sets the latency
 };
 
-nlohmann::json observations_json(const std::vector<Observation>& observations);
-
 // Demos 2 and 3: the four partitions `ps` of the configuration's prefill or decode.
 std::vector<Observation> prefill_observations(const AnalysisConfig& c, const std::vector<Partition>& ps);
 // `weights` and `kv`: the bytes of the traced graph's parameters and of its KV cache.
 std::vector<Observation> decode_observations(const AnalysisConfig& c, const std::vector<Partition>& ps, int64_t weights,
                                              int64_t kv);
 
-// Whether a whole model of `c` fits the GPU, with its numbers (memory_json's text).
-Observation memory_observation(const nlohmann::json& memory);
+// Whether a whole model of `c` fits the GPU, with its numbers (the report's text).
+Observation memory_observation(const MemoryReport& memory);
 
 }  // namespace fl::demos

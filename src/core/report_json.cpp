@@ -1,0 +1,109 @@
+#include "core/report_json.h"
+
+#include "core/demos/demos.h"
+
+namespace fl {
+
+using nlohmann::json;
+
+json to_json(const AnalysisConfig& c) {
+  return {{"d", c.model.d},
+          {"heads", c.model.H},
+          {"kv_heads", c.model.G},
+          {"head_dim", c.model.dh},
+          {"ffn", c.model.f},
+          {"tokens", c.tokens},
+          {"kv_len", c.kv_len},
+          {"batch", c.batch},
+          {"layers", c.layers},
+          {"whole_model", c.whole_model},
+          {"vocab", c.vocab},
+          {"dtype", dtype_name(c.act)},
+          {"weights_dtype", dtype_name(c.weights)},
+          {"model", c.model_key},
+          {"model_name", demos::model_name(c, c.lang)},
+          {"hardware", c.hardware_key},
+          {"hardware_name", demos::hardware_name(c, c.lang)},
+          {"hw", {{"matmul_flops", c.hw.matmul_flops}, {"other_flops", c.hw.other_flops}, {"bandwidth", c.hw.bandwidth},
+                  {"launch", c.hw.launch}, {"graph_launch", c.hw.graph_launch}, {"memory", c.hw.memory}}}};
+}
+
+json to_json(const KernelReport& k) {
+  // Built key by key in sorted order (each insert lands at the end of the
+  // map): a whole model has ~10k kernels, and an initializer list copies
+  // every value once more.
+  json j(json::value_t::object);
+  json::object_t& o = *j.get_ptr<json::object_t*>();
+  auto put = [&o](const char* key, json value) { o.emplace_hint(o.end(), key, std::move(value)); };
+  if (k.detail) {
+    put("code", k.code);
+    json ends = json::array();
+    for (const KernelEndReport& e : k.ends)
+      ends.push_back({{"tensor", e.tensor}, {"consumer", e.consumer}, {"why", boundary_name(e.why)}, {"text", e.text}});
+    put("ends", std::move(ends));
+  }
+  put("flops", k.flops);
+  put("index", k.index);
+  put("kind", kernel_kind_name(k.kind));
+  put("label", k.label);
+  if (k.detail) put("node_list", k.node_list);
+  put("nodes", k.nodes);
+  put("reads", k.reads);
+  put("t", k.t);
+  put("t_compute", k.t_compute);
+  put("t_memory", k.t_memory);
+  put("writes", k.writes);
+  return j;
+}
+
+json to_json(const PartitionReport& p) {
+  json list = json::array();
+  for (const KernelReport& k : p.kernels) list.push_back(to_json(k));
+  return {{"id", partition_key(p.id)},
+          {"name", p.name},
+          {"kernels", p.cost.kernels},
+          {"bytes", p.cost.bytes},
+          {"flops", p.cost.flops},
+          {"t", p.cost.t},
+          {"overhead", p.cost.overhead},
+          {"t_total", p.cost.t_total},
+          {"overhead_share", p.overhead_share},
+          {"speedup", p.speedup},
+          {"tokens_per_s", p.tokens_per_s},
+          {"kernel_list", std::move(list)}};
+}
+
+json to_json(const MemoryReport& m) {
+  return {{"weights", m.weights}, {"kv_cache", m.kv_cache}, {"total", m.total}, {"capacity", m.capacity},
+          {"fits", m.fits},       {"gpus", m.gpus},         {"text", m.text}};
+}
+
+json to_json(const std::vector<Observation>& observations) {
+  json out = json::array();
+  for (const Observation& o : observations) out.push_back({{"id", o.id}, {"text", o.text}});
+  return out;
+}
+
+json to_json(const PhaseReport& r) {
+  json partitions = json::array();
+  for (const PartitionReport& p : r.partitions) partitions.push_back(to_json(p));
+  json j = {{"demo", r.demo},
+            {"title", r.title},
+            {"phase", r.decode() ? "decode" : "prefill"},
+            {"config", to_json(r.config)},
+            {"partitions", std::move(partitions)},
+            {"memory", to_json(r.memory)},
+            {"observations", to_json(r.observations)}};
+  if (r.decode()) {
+    j["weight_bytes"] = r.weight_bytes;
+    j["kv_cache_bytes"] = r.kv_cache_bytes;
+  } else {
+    json slowest = json::array();
+    for (const KernelReport& k : r.slowest) slowest.push_back(to_json(k));
+    j["slowest"] = std::move(slowest);
+    j["score_bytes"] = r.score_bytes;
+  }
+  return j;
+}
+
+}  // namespace fl

@@ -1,0 +1,18 @@
+// The one serializer of the typed reports: `fusionlab --json` and the page's
+// JS API print what these return; nothing else writes or parses them.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "core/report.h"
+
+namespace fl {
+
+nlohmann::json to_json(const AnalysisConfig& c);  // the "config" object of every demo
+nlohmann::json to_json(const KernelReport& k);
+nlohmann::json to_json(const PartitionReport& p);
+nlohmann::json to_json(const MemoryReport& m);
+nlohmann::json to_json(const std::vector<Observation>& observations);
+nlohmann::json to_json(const PhaseReport& r);
+
+}  // namespace fl
