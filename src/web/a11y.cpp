@@ -21,26 +21,27 @@ EM_JS(void, js_set_accessible_view, (const char* json), {
   window.fusionlab.setAccessibleView(JSON.parse(UTF8ToString(json)));
 });
 
-TextTable partitions_table(const PhaseResult& r, Lang lang) {
+TextTable partitions_table(const PhaseReport& r, Lang lang) {
   TextTable t{r.title,
               {Tx(Text::UiColIndex, lang), Tx(Text::UiColPartition, lang), Tx(Text::UiColKernels, lang), Tx(Text::UiColBytes, lang),
                Tx(Text::UiColRoofline, lang), Tx(Text::UiColWithOverhead, lang), Tx(Text::UiColSpeedup, lang)},
               {}};
   for (size_t i = 0; i < r.partitions.size(); ++i) {
-    const PartitionRow& p = r.partitions[i];
-    t.rows.push_back({std::to_string(i + 1), p.name, std::to_string(p.kernels), fmt_bytes(p.bytes), fmt_time(p.t),
-                      fmt_time(p.t_total), fmt_ratio(p.speedup)});
+    const PartitionReport& p = r.partitions[i];
+    t.rows.push_back({std::to_string(i + 1), p.name, std::to_string(p.cost.kernels), fmt_bytes(p.cost.bytes), fmt_time(p.cost.t),
+                      fmt_time(p.cost.t_total), fmt_ratio(p.speedup)});
   }
   return t;
 }
 
-TextTable kernels_table(const std::string& caption, const std::vector<KernelRow>& kernels, Lang lang) {
+TextTable kernels_table(const std::string& caption, const std::vector<KernelReport>& kernels, Lang lang) {
   TextTable t{caption,
               {Tx(Text::UiColIndex, lang), Tx(Text::UiColKind, lang), Tx(Text::UiColOps, lang), Tx(Text::UiColReads, lang),
                Tx(Text::UiColWrites, lang), Tx(Text::UiColTime, lang)},
               {}};
-  for (const KernelRow& k : kernels)
-    t.rows.push_back({std::to_string(k.index), k.kind, k.label, fmt_bytes(k.reads), fmt_bytes(k.writes), fmt_time(k.t)});
+  for (const KernelReport& k : kernels)
+    t.rows.push_back({std::to_string(k.index), std::string(kernel_kind_name(k.kind)), k.label, fmt_bytes(static_cast<double>(k.reads)),
+                      fmt_bytes(static_cast<double>(k.writes)), fmt_time(k.t)});
   return t;
 }
 
@@ -94,10 +95,10 @@ std::vector<TextTable> ViewTables(const State& state) {
     }
     case View::Roofline:
     case View::Timeline: {
-      const PhaseResult& ph = ExplainDecode(s) ? r.decode : r.prefill;
+      const PhaseReport& ph = ExplainDecode(s) ? r.decode : r.prefill;
       if (ph.partitions.empty()) return {};
       const size_t i = static_cast<size_t>(std::clamp(s.partition, 0, static_cast<int>(ph.partitions.size()) - 1));
-      return {kernels_table(ph.title + " · " + ph.partitions[i].name, ph.partitions[i].kernel_list, lang)};
+      return {kernels_table(ph.title + " · " + ph.partitions[i].name, ph.partitions[i].kernels, lang)};
     }
     case View::Sweep:
       if (const Sweep* sweep = ShownSweep()) return {sweep_table(*sweep, lang)};

@@ -132,7 +132,7 @@ std::string CsvRow(const std::vector<std::string>& cells) {
 void HideExportButtons(bool hidden) { g_buttons_hidden = hidden; }
 void SetFigureTitle(std::string title) { g_figure_title = std::move(title); }
 
-void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const json& analysis,
+void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const JsonMaker& analysis,
                    const std::string& base_name, Lang lang) {
   if (g_buttons_hidden) return;
   ImGui::PushID(id);
@@ -146,7 +146,7 @@ void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, cons
   };
   if (csv && button(Text::UiExportCsv, "csv")) SaveText(base_name + ".csv", "text/csv", csv());
   if (figure && button(Text::UiExportPng, "png")) RequestFigurePng(base_name + ".png", figure);
-  if (button(Text::UiExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis.dump(2));
+  if (button(Text::UiExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis().dump(2));
   if (button(Text::UiCopyLink, "link")) CopyLink(lang);
   if (button(Text::UiEmbed, "embed")) CopyEmbed(lang);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tx(Text::UiEmbedTip, lang));

@@ -38,7 +38,10 @@ using CsvMaker = std::function<std::string()>;
 void HideExportButtons(bool hidden);
 // The line above every exported PNG: what it shows (caption.h's ViewCaption).
 void SetFigureTitle(std::string title);
-void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const nlohmann::json& analysis,
+// The analysis as JSON, made only when asked for.
+using JsonMaker = std::function<nlohmann::json()>;
+
+void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const JsonMaker& analysis,
                    const std::string& base_name, Lang lang);
 
 }  // namespace fl::web

@@ -83,7 +83,7 @@ void DrawAblationPanel(State& state) {
   const AblationResult& r = state.results.ablation;
   const Lang lang = state.settings.lang;
   ImGui::TextWrapped("%s", r.title.c_str());
-  DrawExportRow("ablation_export", [&] { return ablation_csv(r); }, "ablation.figure", r.raw, "fusionlab-ablation", lang);
+  DrawExportRow("ablation_export", [&] { return ablation_csv(r); }, "ablation.figure", [&] { return r.raw; }, "fusionlab-ablation", lang);
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;

@@ -29,7 +29,7 @@ void draw_kernel_table(const KernelsResult& r, int& selected, Lang lang) {
                         Text::HelpColWrites, Text::HelpColTime},
                        lang);
   for (size_t i = 0; i < r.kernels.size(); ++i) {
-    const KernelRow& k = r.kernels[i];
+    const KernelReport& k = r.kernels[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::PushID(static_cast<int>(i));
@@ -44,16 +44,16 @@ void draw_kernel_table(const KernelsResult& r, int& selected, Lang lang) {
     ImGui::TableNextColumn();
     ImGui::Text("%d", k.nodes);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmt_bytes(k.reads).c_str());
+    ImGui::TextUnformatted(fmt_bytes(static_cast<double>(k.reads)).c_str());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmt_bytes(k.writes).c_str());
+    ImGui::TextUnformatted(fmt_bytes(static_cast<double>(k.writes)).c_str());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(fmt_time(k.t).c_str());
   }
   ImGui::EndTable();
 }
 
-void draw_kernel_details(const KernelRow& k, Lang lang) {
+void draw_kernel_details(const KernelReport& k, Lang lang) {
   if (!ImGui::BeginTable("details", 2, ImGuiTableFlags_BordersInnerV)) return;
   ImGui::TableNextColumn();
   SectionHeading(tr(Text::UiKernelNodes, lang, {std::to_string(k.index)}));
@@ -61,10 +61,10 @@ void draw_kernel_details(const KernelRow& k, Lang lang) {
   ImGui::TableNextColumn();
   SectionHeading(Tx(Text::UiKernelEnds, lang));
   if (k.ends.empty()) TextMuted(Tx(Text::UiKernelEndsNone, lang));
-  for (const std::string& why : k.ends) {
+  for (const KernelEndReport& end : k.ends) {
     ImGui::Bullet();
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", why.c_str());
+    ImGui::TextWrapped("%s", end.text.c_str());
   }
   ImGui::EndTable();
   if (k.code.empty()) return;
@@ -86,11 +86,11 @@ void draw_kernel_details(const KernelRow& k, Lang lang) {
 
 std::string kernels_csv(const KernelsResult& r) {
   std::string out = CsvRow({"index", "kind", "label", "nodes", "reads_bytes", "writes_bytes", "flops", "t_seconds", "ends"});
-  for (const KernelRow& k : r.kernels) {
+  for (const KernelReport& k : r.kernels) {
     std::string ends;
-    for (const std::string& e : k.ends) ends += (ends.empty() ? "" : " | ") + e;
-    out += CsvRow({std::to_string(k.index), k.kind, k.label, std::to_string(k.nodes), std::to_string(k.reads),
-                   std::to_string(k.writes), std::to_string(k.flops), std::to_string(k.t), ends});
+    for (const KernelEndReport& e : k.ends) ends += (ends.empty() ? "" : " | ") + e.text;
+    out += CsvRow({std::to_string(k.index), std::string(kernel_kind_name(k.kind)), k.label, std::to_string(k.nodes),
+                   std::to_string(k.reads), std::to_string(k.writes), fmt_exact(k.flops), fmt_exact(k.t), ends});
   }
   return out;
 }
@@ -105,7 +105,7 @@ void DrawKernelsPanel(State& state) {
 
   DrawViewHeader(r.title, lang);
   ImGui::TextWrapped("%s", r.summary.c_str());
-  DrawExportRow("kernels_export", [&] { return kernels_csv(r); }, nullptr, r.raw, "fusionlab-kernels", lang);
+  DrawExportRow("kernels_export", [&] { return kernels_csv(r); }, nullptr, [&] { return r.raw; }, "fusionlab-kernels", lang);
   const int before = selected;
   draw_kernel_table(r, selected, lang);
   if (selected < 0) TextMuted(Tx(Text::UiSelectKernel, lang));

@@ -65,8 +65,8 @@ void draw_changes(const StageRow& st, int stage, const KernelsResult& r, const E
     clipper.Begin(static_cast<int>(r.kernels.size()));
     while (clipper.Step())
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-        const KernelRow& k = r.kernels[static_cast<size_t>(i)];
-        Swatch(GraphKernelColor(k.index));
+        const KernelReport& k = r.kernels[static_cast<size_t>(i)];
+        Swatch(GraphKernelColor(static_cast<int>(k.index)));
         ImGui::TextUnformatted(tr(Text::UiGraphKernelKey, lang, {std::to_string(k.index), k.label}).c_str());
       }
   } else {
@@ -83,13 +83,13 @@ void draw_changes(const StageRow& st, int stage, const KernelsResult& r, const E
         ImGui::TextWrapped("%s", n.text.c_str());
       }
   if (stage == kFusedStage && kernel >= 0 && kernel < static_cast<int>(r.kernels.size())) {
-    const KernelRow& k = r.kernels[static_cast<size_t>(kernel)];
-    SectionHeading(tr(Text::UiTipKernel, lang, {std::to_string(k.index), k.kind}));
+    const KernelReport& k = r.kernels[static_cast<size_t>(kernel)];
+    SectionHeading(tr(Text::UiTipKernel, lang, {std::to_string(k.index), std::string(kernel_kind_name(k.kind))}));
     ImGui::TextWrapped("%s", k.label.c_str());
-    for (const std::string& why : k.ends) {
+    for (const KernelEndReport& end : k.ends) {
       ImGui::Bullet();
       ImGui::SameLine();
-      ImGui::TextWrapped("%s", why.c_str());
+      ImGui::TextWrapped("%s", end.text.c_str());
     }
   }
   if (stage != kFusedStage && !st.removed.empty()) {
@@ -123,7 +123,7 @@ void DrawPassesPanel(State& state) {
                                                       std::to_string(st.node_count)})
                              .c_str());
   ImGui::SameLine();
-  DrawExportRow("passes_export", [&] { return csv_of(st, e.stage == kFusedStage); }, "graph", r.raw,
+  DrawExportRow("passes_export", [&] { return csv_of(st, e.stage == kFusedStage); }, "graph", [&] { return r.raw; },
                 std::string("fusionlab-graph-") + kStageKeys[e.stage], lang);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "web/bar_chart.h"
+#include "core/report_json.h"
 #include "core/units.h"
 #include "web/embed_layout.h"
 #include "web/explain.h"
@@ -16,12 +17,12 @@ namespace {
 
 std::string format_time_axis(double seconds) { return fmt_time(seconds); }
 
-double overhead_per_kernel(const PartitionRow& p) {
-  return p.kernels > 0 ? p.overhead / static_cast<double>(p.kernels) : 0;
+double overhead_per_kernel(const PartitionReport& p) {
+  return p.cost.kernels > 0 ? p.cost.overhead / static_cast<double>(p.cost.kernels) : 0;
 }
 
 // The seed's table: prefill compares speed, decode the share of fixed cost.
-void draw_partition_table(const PhaseResult& r, const PhaseInfo& info, bool decode, int& chosen, Lang lang) {
+void draw_partition_table(const PhaseReport& r, bool decode, int& chosen, Lang lang) {
   const int columns = decode ? 10 : 8;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH |
                                 ImGuiTableFlags_SizingFixedFit;
@@ -45,11 +46,11 @@ void draw_partition_table(const PhaseResult& r, const PhaseInfo& info, bool deco
   }
   column(Tx(Text::UiColWithOverhead, lang), Text::HelpColWithOverhead);
   column(Tx(Text::UiColSpeedup, lang), Text::HelpColSpeedup);
-  const std::string tokens = tr(Text::UiColTokensPerS, lang, {std::to_string(info.layers)});
+  const std::string tokens = tr(Text::UiColTokensPerS, lang, {std::to_string(r.config.layers)});
   if (decode) column(tokens.c_str(), Text::HelpColTokensPerS);
   TableHeadersWithHelp(help, lang);
   for (size_t i = 0; i < r.partitions.size(); ++i) {
-    const PartitionRow& p = r.partitions[i];
+    const PartitionReport& p = r.partitions[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::PushID(static_cast<int>(i));
@@ -60,23 +61,23 @@ void draw_partition_table(const PhaseResult& r, const PhaseInfo& info, bool deco
     ImGui::TableNextColumn();
     ImGui::TextWrapped("%s", p.name.c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%lld", static_cast<long long>(p.kernels));
+    ImGui::Text("%lld", static_cast<long long>(p.cost.kernels));
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmt_bytes(p.bytes).c_str());
+    ImGui::TextUnformatted(fmt_bytes(p.cost.bytes).c_str());
     if (!decode) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(fmt_fixed(p.flops / 1e9, 0).c_str());
+      ImGui::TextUnformatted(fmt_fixed(p.cost.flops / 1e9, 0).c_str());
     }
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmt_time(p.t).c_str());
+    ImGui::TextUnformatted(fmt_time(p.cost.t).c_str());
     if (decode) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(fmt_time(p.overhead).c_str());
+      ImGui::TextUnformatted(fmt_time(p.cost.overhead).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(fmt_percent(p.overhead_share).c_str());
     }
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmt_time(p.t_total).c_str());
+    ImGui::TextUnformatted(fmt_time(p.cost.t_total).c_str());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(fmt_ratio(p.speedup).c_str());
     if (decode) {
@@ -88,13 +89,13 @@ void draw_partition_table(const PhaseResult& r, const PhaseInfo& info, bool deco
 }
 
 // The table as CSV: SI units (bytes, FLOPs, seconds), every column of both phases.
-std::string partitions_csv(const PhaseResult& r) {
+std::string partitions_csv(const PhaseReport& r) {
   std::string out = CsvRow({"index", "partition", "kernels", "bytes", "flops", "t_roofline_s", "overhead_s",
                             "t_total_s", "speedup_vs_eager", "tokens_per_s"});
   for (size_t i = 0; i < r.partitions.size(); ++i) {
-    const PartitionRow& p = r.partitions[i];
-    out += CsvRow({std::to_string(i + 1), p.name, std::to_string(p.kernels), fmt_fixed(p.bytes, 0), fmt_fixed(p.flops, 0),
-                   fmt_exact(p.t), fmt_exact(p.overhead), fmt_exact(p.t_total), fmt_exact(p.speedup), fmt_exact(p.tokens_per_s)});
+    const PartitionReport& p = r.partitions[i];
+    out += CsvRow({std::to_string(i + 1), p.name, std::to_string(p.cost.kernels), fmt_fixed(p.cost.bytes, 0), fmt_fixed(p.cost.flops, 0),
+                   fmt_exact(p.cost.t), fmt_exact(p.cost.overhead), fmt_exact(p.cost.t_total), fmt_exact(p.speedup), fmt_exact(p.tokens_per_s)});
   }
   return out;
 }
@@ -104,13 +105,13 @@ std::string partitions_csv(const PhaseResult& r) {
 // (and its legend) is built once per result, not per frame, and drawn as one
 // instanced batch by the chart renderer.
 struct KernelChartCache {
-  const PartitionRow* partition = nullptr;
+  const PartitionReport* partition = nullptr;
   int generation = -1;
   BarChart chart;
-  std::vector<std::string> kinds;
+  std::vector<KernelKind> kinds;
 };
 
-const KernelChartCache& kernel_chart(const PartitionRow& p, int generation) {
+const KernelChartCache& kernel_chart(const PartitionReport& p, int generation) {
   static KernelChartCache cache;
   if (cache.partition == &p && cache.generation == generation) return cache;
   cache.partition = &p;
@@ -118,47 +119,47 @@ const KernelChartCache& kernel_chart(const PartitionRow& p, int generation) {
   cache.chart = BarChart{};
   cache.chart.format_value = format_time_axis;
   const double overhead = overhead_per_kernel(p);
-  cache.chart.bars.reserve(p.kernel_list.size());
-  for (const KernelRow& k : p.kernel_list) {
+  cache.chart.bars.reserve(p.kernels.size());
+  for (const KernelReport& k : p.kernels) {
     ImU32 color = KindColor(k.kind);
     cache.chart.bars.push_back({std::to_string(k.index), {{k.t, color}, {overhead, Lighter(color)}}});
   }
-  cache.kinds = KindsOf(p.kernel_list);
+  cache.kinds = KindsOf(p.kernels);
   return cache;
 }
 
-void draw_kernel_chart(const PartitionRow& p, const KernelChartCache& cache, int number, float width, float height,
+void draw_kernel_chart(const PartitionReport& p, const KernelChartCache& cache, int number, float width, float height,
                        Lang lang) {
   ImGui::TextUnformatted(tr(Text::UiChartKernels, lang, {std::to_string(number)}).c_str());
   BarChartInput in = DrawBarChart("kernel_chart", cache.chart, ImVec2(width, height));
   RecordWidget("kernel_chart");
   RecordShown("kernel_chart_hovered", in.hovered);
-  if (in.hovered >= 0) KernelTooltip(p.kernel_list[static_cast<size_t>(in.hovered)], overhead_per_kernel(p), lang);
+  if (in.hovered >= 0) KernelTooltip(p.kernels[static_cast<size_t>(in.hovered)], overhead_per_kernel(p), lang);
 }
 
-void draw_totals_chart(const PhaseResult& r, int& chosen, float width, float height, Lang lang) {
+void draw_totals_chart(const PhaseReport& r, int& chosen, float width, float height, Lang lang) {
   BarChart chart;
   chart.format_value = format_time_axis;
   for (size_t i = 0; i < r.partitions.size(); ++i) {
-    const PartitionRow& p = r.partitions[i];
-    chart.bars.push_back({std::to_string(i + 1), {{p.t, kAccent}, {p.overhead, Lighter(kAccent)}},
+    const PartitionReport& p = r.partitions[i];
+    chart.bars.push_back({std::to_string(i + 1), {{p.cost.t, kAccent}, {p.cost.overhead, Lighter(kAccent)}},
                           chosen == static_cast<int>(i)});
   }
   ImGui::TextUnformatted(Tx(Text::UiChartTotals, lang));
   BarChartInput in = DrawBarChart("totals_chart", chart, ImVec2(width, height));
   if (in.hovered < 0) return;
-  const PartitionRow& p = r.partitions[static_cast<size_t>(in.hovered)];
+  const PartitionReport& p = r.partitions[static_cast<size_t>(in.hovered)];
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
   ImGui::TextWrapped("%s", p.name.c_str());
-  ImGui::TextUnformatted(tr(Text::UiTipPartition, lang, {std::to_string(p.kernels), fmt_bytes(p.bytes)}).c_str());
-  ImGui::TextUnformatted(tr(Text::UiTipTime, lang, {fmt_time(p.t), fmt_time(p.overhead), fmt_time(p.t_total)}).c_str());
+  ImGui::TextUnformatted(tr(Text::UiTipPartition, lang, {std::to_string(p.cost.kernels), fmt_bytes(p.cost.bytes)}).c_str());
+  ImGui::TextUnformatted(tr(Text::UiTipTime, lang, {fmt_time(p.cost.t), fmt_time(p.cost.overhead), fmt_time(p.cost.t_total)}).c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
   if (in.clicked) chosen = in.hovered;
 }
 
-void draw_slowest(const std::vector<KernelRow>& slowest, Lang lang) {
+void draw_slowest(const std::vector<KernelReport>& slowest, Lang lang) {
   SectionHeading(tr(Text::UiSlowest, lang, {std::to_string(slowest.size())}));
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("slowest", 5, flags)) return;
@@ -168,7 +169,7 @@ void draw_slowest(const std::vector<KernelRow>& slowest, Lang lang) {
   ImGui::TableSetupColumn(Tx(Text::UiColWrites, lang));
   ImGui::TableSetupColumn(Tx(Text::UiColTime, lang));
   ImGui::TableHeadersRow();
-  for (const KernelRow& k : slowest) {
+  for (const KernelReport& k : slowest) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     KindCell(k.kind);
@@ -188,28 +189,28 @@ void draw_slowest(const std::vector<KernelRow>& slowest, Lang lang) {
 
 void DrawPhasePanel(State& state) {
   const bool decode = state.settings.view == View::Decode;
-  const PhaseResult& r = decode ? state.results.decode : state.results.prefill;
+  const PhaseReport& r = decode ? state.results.decode : state.results.prefill;
   const Lang lang = state.settings.lang;
   if (r.partitions.empty()) return;
   int& chosen = state.settings.partition;
   chosen = std::clamp(chosen, 0, static_cast<int>(r.partitions.size()) - 1);
 
-  const PhaseInfo& info = decode ? state.results.decode_info : state.results.prefill_info;
+  const MemoryReport& memory_fit = r.memory;
   DrawViewHeader(r.title, lang);
-  draw_partition_table(r, info, decode, chosen, lang);
+  draw_partition_table(r, decode, chosen, lang);
   // Weights + KV cache against the GPU's memory; red when it does not fit
   // (an embed keeps only that case above its charts).
   auto memory = [&] {
-    if (info.memory_text.empty()) return;
-    if (info.memory_fits) ImGui::TextWrapped("%s", info.memory_text.c_str());
-    else TextError(info.memory_text);
+    if (memory_fit.text.empty()) return;
+    if (memory_fit.fits) ImGui::TextWrapped("%s", memory_fit.text.c_str());
+    else TextError(memory_fit.text);
   };
-  if (!EmbedLayout() || !info.memory_fits) memory();
+  if (!EmbedLayout() || !memory_fit.fits) memory();
   if (!EmbedLayout()) TextMuted(Tx(Text::UiChartHint, lang));
-  DrawExportRow("phase_export", [&] { return partitions_csv(r); }, "phase.figure", r.raw, decode ? "fusionlab-decode" : "fusionlab-prefill",
+  DrawExportRow("phase_export", [&] { return partitions_csv(r); }, "phase.figure", [&] { return to_json(r); }, decode ? "fusionlab-decode" : "fusionlab-prefill",
                 lang);
 
-  const PartitionRow& p = r.partitions[static_cast<size_t>(chosen)];
+  const PartitionReport& p = r.partitions[static_cast<size_t>(chosen)];
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
   // Below the charts: their titles' line above, the legend, the details' header.
@@ -235,7 +236,7 @@ void DrawPhasePanel(State& state) {
   if (!BeginDetails(lang)) return;
   if (EmbedLayout()) {
     TextMuted(Tx(Text::UiChartHint, lang));
-    if (info.memory_fits) memory();
+    if (memory_fit.fits) memory();
   }
   if (!r.slowest.empty()) draw_slowest(r.slowest, lang);
   DrawObservations(r.observations, lang);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <unordered_set>
 
+#include "core/report_json.h"
 #include "core/units.h"
 #include "web/embed_layout.h"
 #include "web/explain.h"
@@ -25,18 +26,18 @@ constexpr ImGuiID kRooflineChart = 0x6A7A0002u;
 
 }  // namespace
 
-std::string PartitionCsv(const PartitionRow& p) {
+std::string PartitionCsv(const PartitionReport& p) {
   std::string out = CsvRow({"index", "kind", "label", "reads_bytes", "writes_bytes", "flops", "t_seconds", "intensity", "attained_flops_per_s"});
-  for (const KernelRow& k : p.kernel_list) {
-    const double bytes = k.reads + k.writes;
-    out += CsvRow({std::to_string(k.index), k.kind, k.label, fmt_exact(k.reads), fmt_exact(k.writes), fmt_exact(k.flops),
+  for (const KernelReport& k : p.kernels) {
+    const double bytes = static_cast<double>(k.reads + k.writes);
+    out += CsvRow({std::to_string(k.index), std::string(kernel_kind_name(k.kind)), k.label, fmt_exact(k.reads), fmt_exact(k.writes), fmt_exact(k.flops),
                    fmt_exact(k.t), fmt_exact(bytes > 0 ? k.flops / bytes : 0), fmt_exact(k.t > 0 ? k.flops / k.t : 0)});
   }
   return out;
 }
 
 // Phase and partition choosers shared by the roofline and the timeline.
-const PhaseResult& DrawPhaseChooser(State& state) {
+const PhaseReport& DrawPhaseChooser(State& state) {
   const Lang lang = state.settings.lang;
   ExplainState& e = Explain();
   bool decode = ExplainDecode(state.settings);
@@ -46,8 +47,8 @@ const PhaseResult& DrawPhaseChooser(State& state) {
   if (ImGui::RadioButton(Tx(Text::UiTabDecode, lang), decode)) e.phase = 1;
   RecordWidget("phase.decode");
   decode = ExplainDecode(state.settings);
-  EnsurePhaseResults(state, decode);
-  const PhaseResult& ph = decode ? state.results.decode : state.results.prefill;
+  EnsurePhaseReports(state, decode);
+  const PhaseReport& ph = decode ? state.results.decode : state.results.prefill;
   int& part = state.settings.partition;
   if (ph.partitions.empty()) return ph;
   part = std::clamp(part, 0, static_cast<int>(ph.partitions.size()) - 1);
@@ -71,12 +72,12 @@ const PhaseResult& DrawPhaseChooser(State& state) {
 void DrawRooflinePanel(State& state) {
   const Lang lang = state.settings.lang;
   ImGui::TextWrapped("%s", Tx(Text::UiRooflineIntro, lang));
-  const PhaseResult& ph = DrawPhaseChooser(state);
+  const PhaseReport& ph = DrawPhaseChooser(state);
   if (ph.partitions.empty()) return;
-  const PartitionRow& p = ph.partitions[static_cast<size_t>(state.settings.partition)];
-  const HardwareRow& hw = ph.hw;
+  const PartitionReport& p = ph.partitions[static_cast<size_t>(state.settings.partition)];
+  const Hardware& hw = ph.config.hw;
   int& selected = state.settings.kernel;
-  if (selected >= static_cast<int>(p.kernel_list.size())) selected = -1;
+  if (selected >= static_cast<int>(p.kernels.size())) selected = -1;
   ExplainState& e = Explain();
   ImGui::SameLine();
   ImGui::Checkbox(Tx(Text::UiRooflineArrows, lang), &e.arrows);
@@ -85,7 +86,7 @@ void DrawRooflinePanel(State& state) {
   const RooflineArrows& arrows =
       e.arrows ? ArrowsFor(state, ExplainDecode(state.settings), state.settings.partition) : kNoArrows;
 
-  DrawExportRow("roofline_export", [&] { return PartitionCsv(p); }, "roofline.figure", ph.raw, "fusionlab-roofline", lang);
+  DrawExportRow("roofline_export", [&] { return PartitionCsv(p); }, "roofline.figure", [&] { return to_json(ph); }, "fusionlab-roofline", lang);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = ImGui::GetTextLineHeight();
   // Under the chart: the roofs' line, the legend and, with arrows, their note (two lines).
@@ -103,7 +104,7 @@ void DrawRooflinePanel(State& state) {
     ix1 = std::max(ix1, std::log10(flops / bytes));
     iy0 = std::min(iy0, std::log10(flops / t));
   };
-  for (const KernelRow& k : p.kernel_list) {
+  for (const KernelReport& k : p.kernels) {
     extend(k.flops, k.reads + k.writes, k.t);
     if (plotted(k.flops, k.reads + k.writes, k.t)) tmax = std::max(tmax, k.t);
   }
@@ -154,8 +155,8 @@ void DrawRooflinePanel(State& state) {
   // Arrows first, under the points: from each op alone to the rim of its fused kernel.
   for (size_t i = 0; i < arrows.sources.size(); ++i) {
     const ArrowSource& a = arrows.sources[i];
-    if (a.fused >= p.kernel_list.size()) continue;
-    const KernelRow& k = p.kernel_list[a.fused];
+    if (a.fused >= p.kernels.size()) continue;
+    const KernelReport& k = p.kernels[a.fused];
     if (!plotted(a.flops, a.bytes, a.t) || !plotted(k.flops, k.reads + k.writes, k.t)) continue;
     const float x0 = X(a.flops / a.bytes), y0 = Y(a.flops / a.t);
     const float x1 = X(k.flops / (k.reads + k.writes)), y1 = Y(k.flops / k.t);
@@ -173,8 +174,8 @@ void DrawRooflinePanel(State& state) {
     segs.push_back({tx * s, ty * s, (tx - ux * 7 - uy * 4) * s, (ty - uy * 7 + ux * 4) * s, ink, 1.2f * s});
     segs.push_back({tx * s, ty * s, (tx - ux * 7 + uy * 4) * s, (ty - uy * 7 - ux * 4) * s, ink, 1.2f * s});
   }
-  for (size_t i = 0; i < p.kernel_list.size(); ++i) {
-    const KernelRow& k = p.kernel_list[i];
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    const KernelReport& k = p.kernels[i];
     const double bytes = k.reads + k.writes;
     if (!plotted(k.flops, bytes, k.t)) continue;
     const float x = X(k.flops / bytes), y = Y(k.flops / k.t);
@@ -207,7 +208,7 @@ void DrawRooflinePanel(State& state) {
   draw->AddText(at(left + pw - ImGui::CalcTextSize(xl.c_str()).x, top + phh - line - 2), muted, xl.c_str());
   draw->AddText(at(left + 4, top), muted, Tx(Text::UiRooflineYAxis, lang));
   if (hover >= 0) {
-    const KernelRow& k = p.kernel_list[static_cast<size_t>(hover)];
+    const KernelReport& k = p.kernels[static_cast<size_t>(hover)];
     ImGui::BeginTooltip();
     KernelTooltip(k, hw.launch, lang);
     ImGui::TextUnformatted(tr(Text::UiRooflinePoint, lang, {fmt_fixed(k.flops / (k.reads + k.writes), 1),
@@ -215,7 +216,7 @@ void DrawRooflinePanel(State& state) {
     ImGui::EndTooltip();
   } else if (hover_source >= 0) {
     const ArrowSource& a = arrows.sources[static_cast<size_t>(hover_source)];
-    ImGui::SetTooltip("%s", tr(Text::UiRooflineArrowTip, lang, {a.kind, fmt_time(a.t), fmt_bytes(a.bytes),
+    ImGui::SetTooltip("%s", tr(Text::UiRooflineArrowTip, lang, {std::string(kernel_kind_name(a.kind)), fmt_time(a.t), fmt_bytes(a.bytes),
                                                                 std::to_string(a.fused)}).c_str());
   }
   // The roofs' numbers under the chart, where no point can cover them.
@@ -224,7 +225,7 @@ void DrawRooflinePanel(State& state) {
   ImGui::TextColored(Colors().matmul_text, "%s", mm.c_str());
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
   ImGui::TextColored(Colors().other_text, "%s", oo.c_str());
-  std::vector<std::string> kinds = KindsOf(p.kernel_list);
+  std::vector<KernelKind> kinds = KindsOf(p.kernels);
   for (const ArrowSource& a : arrows.sources)
     if (std::find(kinds.begin(), kinds.end(), a.kind) == kinds.end()) kinds.push_back(a.kind);
   DrawKindLegend(kinds, lang, OverheadKey::None);
@@ -235,7 +236,7 @@ void DrawRooflinePanel(State& state) {
   if (!arrows.error.empty()) TextError(arrows.error);
   else if (arrows.sources.empty()) TextMuted(Tx(Text::UiRooflineArrowsNeedFused, lang));
   else TextMuted(tr(Text::UiRooflineArrowsNote, lang, {std::to_string(arrows.sources.size()),
-                                                       std::to_string(p.kernel_list.size()), ph.partitions[static_cast<size_t>(part)].name}).c_str());
+                                                       std::to_string(p.kernels.size()), ph.partitions[static_cast<size_t>(part)].name}).c_str());
 }
 
 }  // namespace fl::web

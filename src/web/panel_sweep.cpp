@@ -230,7 +230,7 @@ const Sweep* ShownSweep() { return Job().HasShown() ? &Job().Shown() : nullptr; 
 void DrawSweepPanel(State& state) {
   const Lang lang = state.settings.lang;
   if (!EmbedLayout()) ImGui::TextWrapped("%s", Tx(Text::UiSweepIntro, lang));  // an embed: under "More"
-  const PhaseResult& ph = DrawPhaseChooser(state);
+  const PhaseReport& ph = DrawPhaseChooser(state);
   if (ph.partitions.empty()) return;
   const bool decode = ExplainDecode(state.settings);
   draw_controls(decode, lang);
@@ -249,7 +249,7 @@ void DrawSweepPanel(State& state) {
   const Sweep& s = job.Shown();
   const bool bytes = Explain().sweep_bytes;
   const size_t chosen = static_cast<size_t>(std::clamp(state.settings.partition, 0, static_cast<int>(std::size(kAllPartitions)) - 1));
-  DrawExportRow("sweep_export", [&s] { return sweep_csv(s); }, "sweep.figure", job.ShownJson(), "fusionlab-sweep", lang);
+  DrawExportRow("sweep_export", [&s] { return sweep_csv(s); }, "sweep.figure", [&job] { return job.ShownJson(); }, "fusionlab-sweep", lang);
 
   // What changes along the sweep for the chosen partition, in words under the chart.
   std::vector<std::string> sentences;

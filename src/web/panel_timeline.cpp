@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/demos/observations.h"
+#include "core/report_json.h"
 #include "core/units.h"
 #include "web/explain.h"
 #include "web/export.h"
@@ -18,10 +19,10 @@ namespace {
 
 constexpr ImGuiID kTimelineChart = 0x6A7A0003u;
 
-double total_time(const PartitionRow& p, double overhead, bool mega) {
+double total_time(const PartitionReport& p, double overhead, bool mega) {
   double t = 0;
-  for (const KernelRow& k : p.kernel_list) t += k.t;
-  return t + (mega ? overhead : overhead * static_cast<double>(p.kernel_list.size()));
+  for (const KernelReport& k : p.kernels) t += k.t;
+  return t + (mega ? overhead : overhead * static_cast<double>(p.kernels.size()));
 }
 
 }  // namespace
@@ -30,12 +31,12 @@ void DrawTimelinePanel(State& state) {
   const Lang lang = state.settings.lang;
   ExplainState& e = Explain();
   ImGui::TextWrapped("%s", Tx(Text::UiTimelineIntro, lang));
-  const PhaseResult& ph = DrawPhaseChooser(state);
+  const PhaseReport& ph = DrawPhaseChooser(state);
   if (ph.partitions.empty()) return;
-  const PartitionRow& p = ph.partitions[static_cast<size_t>(state.settings.partition)];
-  const HardwareRow& hw = ph.hw;
+  const PartitionReport& p = ph.partitions[static_cast<size_t>(state.settings.partition)];
+  const Hardware& hw = ph.config.hw;
   int& selected = state.settings.kernel;
-  if (selected >= static_cast<int>(p.kernel_list.size())) selected = -1;
+  if (selected >= static_cast<int>(p.kernels.size())) selected = -1;
 
   ImGui::Checkbox(Tx(Text::UiTimelineGraphs, lang), &e.graphs);
   RecordWidget("graphs");
@@ -45,11 +46,11 @@ void DrawTimelinePanel(State& state) {
   const double overhead = e.graphs ? hw.graph_launch : hw.launch;
   const double total = total_time(p, overhead, e.megakernel);
   double compute = 0;
-  for (const KernelRow& k : p.kernel_list) compute += k.t;
+  for (const KernelReport& k : p.kernels) compute += k.t;
   // What is launched: every kernel, every kernel from one graph, or one megakernel.
   const Text total_text = e.megakernel ? Text::UiTimelineTotalMega : e.graphs ? Text::UiTimelineTotalGraphs : Text::UiTimelineTotal;
   ImGui::TextUnformatted(tr(total_text, lang, {fmt_time(total), fmt_time(compute), fmt_time(total - compute),
-                                               std::to_string(p.kernel_list.size()), fmt_time(overhead)}).c_str());
+                                               std::to_string(p.kernels.size()), fmt_time(overhead)}).c_str());
   RecordWidget("total");
   // Whether the overhead dominates, in words, for the partition and modes on screen.
   const double share = total > 0 ? (total - compute) / total : 0;
@@ -58,10 +59,10 @@ void DrawTimelinePanel(State& state) {
                                                             : Text::UiTimelineOverheadMinor;
   ImGui::TextWrapped("%s", tr(verdict, lang, {fmt_percent(share)}).c_str());
   RecordShown("timeline_total_s", total);
-  RecordShown("timeline_launches", e.megakernel ? 1 : static_cast<double>(p.kernel_list.size()));
+  RecordShown("timeline_launches", e.megakernel ? 1 : static_cast<double>(p.kernels.size()));
   TextMuted(tr(Text::UiTimelineModes, lang, {fmt_time(total_time(p, hw.launch, false)), fmt_time(total_time(p, hw.graph_launch, false)),
                                             fmt_time(total_time(p, e.graphs ? hw.graph_launch : hw.launch, true))}));
-  DrawExportRow("timeline_export", [&] { return PartitionCsv(p); }, "timeline", ph.raw, "fusionlab-timeline", lang);
+  DrawExportRow("timeline_export", [&] { return PartitionCsv(p); }, "timeline", [&] { return to_json(ph); }, "fusionlab-timeline", lang);
 
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -81,9 +82,9 @@ void DrawTimelinePanel(State& state) {
   int hover = -1;
   bool hover_overhead = false;
   const float mx = ImGui::GetIO().MousePos.x - origin.x;
-  std::vector<std::pair<float, float>> spans(p.kernel_list.size());
-  for (size_t i = 0; i < p.kernel_list.size(); ++i) {
-    const KernelRow& k = p.kernel_list[i];
+  std::vector<std::pair<float, float>> spans(p.kernels.size());
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    const KernelReport& k = p.kernels[i];
     const double oh = e.megakernel ? (i == 0 ? overhead : 0) : overhead;
     if (oh > 0) {
       quads.push_back({X(t) * s, top * s, X(t + oh) * s, (top + bar_h) * s, Colors().overhead_grey});
@@ -114,7 +115,7 @@ void DrawTimelinePanel(State& state) {
   }
   // Kernel indices over the bars that are wide enough.
   for (size_t i = 0; i < spans.size(); ++i) {
-    const std::string label = std::to_string(p.kernel_list[i].index);
+    const std::string label = std::to_string(p.kernels[i].index);
     const float w = ImGui::CalcTextSize(label.c_str()).x;
     if (spans[i].second - spans[i].first >= w + 2)
       draw->AddText(ImVec2(origin.x + (spans[i].first + spans[i].second - w) / 2, origin.y + 2), muted, label.c_str());
@@ -122,10 +123,10 @@ void DrawTimelinePanel(State& state) {
   if (hover >= 0) {
     ImGui::BeginTooltip();
     if (hover_overhead) ImGui::TextUnformatted(tr(Text::UiTimelineOverheadTip, lang, {fmt_time(overhead)}).c_str());
-    else KernelTooltip(p.kernel_list[static_cast<size_t>(hover)], e.megakernel ? 0 : overhead, lang);
+    else KernelTooltip(p.kernels[static_cast<size_t>(hover)], e.megakernel ? 0 : overhead, lang);
     ImGui::EndTooltip();
   }
-  DrawKindLegend(KindsOf(p.kernel_list), lang, OverheadKey::Grey);
+  DrawKindLegend(KindsOf(p.kernels), lang, OverheadKey::Grey);
   TextMuted(Tx(Text::UiTimelineNote, lang));
 }
 

@@ -25,8 +25,8 @@ void DrawSweepPanel(State& state);     // demos 2/3: the four partitions against
 const Sweep* ShownSweep();             // the sweep view's last complete sweep, if any
 
 // The roofline's and timeline's prefill/decode and partition choosers; the phase shown.
-const PhaseResult& DrawPhaseChooser(State& state);
-std::string PartitionCsv(const PartitionRow& p);  // a partition's kernels as CSV  // the graph's chart texture (PNG export)
+const PhaseReport& DrawPhaseChooser(State& state);
+std::string PartitionCsv(const PartitionReport& p);  // a partition's kernels as CSV  // the graph's chart texture (PNG export)
 
 // The view's tab label.
 Text ViewTitle(View v);

@@ -1,6 +1,8 @@
 #include "web/results.h"
 #include "core/analysis.h"
 
+#include <stdexcept>
+
 namespace fl::web {
 
 namespace {
@@ -15,22 +17,39 @@ std::vector<std::string> strings(const json& arr) {
   return out;
 }
 
-KernelRow parse_kernel(const json& k) {
-  KernelRow r;
-  r.index = k.at("index").get<int>();
-  r.kind = k.at("kind").get<std::string>();
+KernelKind kind_named(const std::string& name) {
+  for (KernelKind k : {KernelKind::Pointwise, KernelKind::Rowwise, KernelKind::MatMul, KernelKind::Attention,
+                       KernelKind::KVWrite, KernelKind::Embedding})
+    if (kernel_kind_name(k) == name) return k;
+  throw std::runtime_error("unknown kernel kind '" + name + "'");
+}
+
+Boundary boundary_named(const std::string& name) {
+  for (Boundary b : {Boundary::FusionOff, Boundary::MatmulNoPrologue, Boundary::ReductionAfterMatmul, Boundary::OpaqueKernel,
+                     Boundary::IterationSpace, Boundary::OneAnchorPerKernel, Boundary::WouldCycle, Boundary::GraphOutput,
+                     Boundary::SwitchedOff})
+    if (boundary_name(b) == name) return b;
+  throw std::runtime_error("unknown boundary '" + name + "'");
+}
+
+KernelReport parse_kernel(const json& k) {
+  KernelReport r;
+  r.index = k.at("index").get<size_t>();
+  r.kind = kind_named(k.at("kind").get<std::string>());
   r.label = k.at("label").get<std::string>();
-  r.nodes = k.at("nodes").get<int>();
-  if (k.contains("node_list")) r.node_list = strings(k["node_list"]);
-  r.reads = k.at("reads").get<double>();
-  r.writes = k.at("writes").get<double>();
+  r.nodes = k.at("nodes").get<size_t>();
+  r.detail = k.contains("node_list");
+  if (r.detail) r.node_list = strings(k["node_list"]);
+  r.reads = k.at("reads").get<int64_t>();
+  r.writes = k.at("writes").get<int64_t>();
   r.flops = k.at("flops").get<double>();
   r.t = k.at("t").get<double>();
+  r.t_compute = k.at("t_compute").get<double>();
+  r.t_memory = k.at("t_memory").get<double>();
   if (k.contains("ends"))
-    for (const json& e : k["ends"]) {
-      r.ends.push_back(e.at("text").get<std::string>());
-      r.end_consumers.push_back(e.contains("consumer") && e["consumer"].is_number() ? e["consumer"].get<int>() : -1);
-    }
+    for (const json& e : k["ends"])
+      r.ends.push_back({e.at("tensor").get<NodeId>(), e.at("consumer").get<int>(), boundary_named(e.at("why").get<std::string>()),
+                        e.at("text").get<std::string>()});
   if (k.contains("code")) r.code = k["code"].get<std::string>();
   return r;
 }
@@ -85,54 +104,18 @@ StageRow parse_stage(const json& st, double elem_bytes) {
   return r;
 }
 
-std::vector<KernelRow> parse_kernels(const json& arr) {
-  std::vector<KernelRow> out;
-  for (const json& k : arr) out.push_back(parse_kernel(k));
-  return out;
-}
-
 }  // namespace
 
 KernelsResult ParseKernels(json j) {
   KernelsResult r;
   r.title = j.at("title").get<std::string>();
   r.summary = j.at("summary").get<std::string>();
-  r.kernels = parse_kernels(j.at("kernels"));
+  for (const json& k : j.at("kernels")) r.kernels.push_back(parse_kernel(k));
   r.observations = observation_texts(j.at("observations"));
   if (j.contains("stages")) {
     const double elem = dtype_bytes(j.at("config").value("dtype", std::string("bf16")));
     for (const json& st : j["stages"]) r.stages.push_back(parse_stage(st, elem));
   }
-  r.raw = std::move(j);  // kept whole for export, moved: a whole model's is large
-  return r;
-}
-
-PhaseResult ParsePhase(json j) {
-  PhaseResult r;
-  r.title = j.at("title").get<std::string>();
-  for (const json& p : j.at("partitions")) {
-    PartitionRow row;
-    row.name = p.at("name").get<std::string>();
-    row.kernels = p.at("kernels").get<int64_t>();
-    row.bytes = p.at("bytes").get<double>();
-    row.flops = p.at("flops").get<double>();
-    row.t = p.at("t").get<double>();
-    row.overhead = p.at("overhead").get<double>();
-    row.t_total = p.at("t_total").get<double>();
-    row.overhead_share = p.at("overhead_share").get<double>();
-    row.speedup = p.at("speedup").get<double>();
-    row.tokens_per_s = p.at("tokens_per_s").get<double>();
-    row.kernel_list = parse_kernels(p.at("kernel_list"));
-    r.partitions.push_back(std::move(row));
-  }
-  if (j.contains("slowest")) r.slowest = parse_kernels(j["slowest"]);
-  r.observations = observation_texts(j.at("observations"));
-  const json& hw = j.at("config").at("hw");
-  r.hw.matmul_flops = hw.at("matmul_flops").get<double>();
-  r.hw.other_flops = hw.at("other_flops").get<double>();
-  r.hw.bandwidth = hw.at("bandwidth").get<double>();
-  r.hw.launch = hw.at("launch").get<double>();
-  r.hw.graph_launch = hw.value("graph_launch", r.hw.launch);
   r.raw = std::move(j);  // kept whole for export, moved: a whole model's is large
   return r;
 }

@@ -1,4 +1,5 @@
-// The analysis results the page shows, parsed once from fl::analyze's JSON.
+// Demos 1 and 4 as the page shows them, parsed once from fl::analyze's JSON
+// (demos 2 and 3 reach the page as typed reports, core/report.h).
 //
 // Parsing in one place means a schema mismatch is caught (and reported) when
 // the results are computed, never in the middle of drawing a frame.
@@ -8,18 +9,9 @@
 #include <string>
 #include <vector>
 
-namespace fl::web {
+#include "core/report.h"
 
-struct KernelRow {
-  int index = 0;
-  std::string kind, label;
-  int nodes = 0;
-  std::vector<std::string> node_list;
-  double reads = 0, writes = 0, flops = 0, t = 0;  // bytes, bytes, FLOPs, seconds
-  std::vector<std::string> ends;                    // why each tensor it writes leaves the chip
-  std::vector<int> end_consumers;                   // the consumer kernel of each entry of `ends`
-  std::string code;                                 // demo 1: the Triton-like pseudo-kernel
-};
+namespace fl::web {
 
 // Demo 1: one node of the graph after a pipeline stage.
 struct GraphNode {
@@ -43,33 +35,10 @@ struct StageRow {
 struct KernelsResult {
   std::string title;
   std::string summary;  // unfused vs fused: kernels and bytes
-  std::vector<KernelRow> kernels;
+  std::vector<KernelReport> kernels;  // in detail: node list, ends, code
   std::vector<std::string> observations;
   std::vector<StageRow> stages;  // traced .. fold_norm_weight
   nlohmann::json raw;            // the whole analysis, for export
-};
-
-// The hardware of a phase's roofline (config.hw).
-struct HardwareRow {
-  double matmul_flops = 0, other_flops = 0, bandwidth = 0, launch = 0, graph_launch = 0;
-};
-
-struct PartitionRow {
-  std::string name;
-  int64_t kernels = 0;
-  double bytes = 0, flops = 0, t = 0, overhead = 0, t_total = 0;  // seconds for times
-  double overhead_share = 0, speedup = 0, tokens_per_s = 0;
-  std::vector<KernelRow> kernel_list;
-};
-
-// Demos 2 and 3: four partitions of one layer, prefill or decode.
-struct PhaseResult {
-  std::string title;
-  std::vector<PartitionRow> partitions;
-  std::vector<KernelRow> slowest;  // prefill only
-  std::vector<std::string> observations;
-  HardwareRow hw;
-  nlohmann::json raw;  // the whole analysis, for export
 };
 
 struct AblationRow {
@@ -96,7 +65,6 @@ struct AblationResult {
 };
 
 KernelsResult ParseKernels(nlohmann::json j);
-PhaseResult ParsePhase(nlohmann::json j);
 AblationResult ParseAblation(nlohmann::json j);
 
 }  // namespace fl::web

@@ -31,7 +31,7 @@ const RooflineArrows& ArrowsFor(const State& state, bool decode, int partition) 
     // The settings the shown results were computed for, not the ones being edited.
     const AnalysisConfig c = MakeAnalysisConfig(state.computed, decode ? 3 : 2);
     for (const AbsorbedKernel& a : absorbed_partition(c, decode, id).absorbed)
-      arrows.sources.push_back({std::string(kernel_kind_name(a.alone.kind)), a.alone.flops(),
+      arrows.sources.push_back({a.alone.kind, a.alone.flops(),
                                 static_cast<double>(a.alone.bytes()), kernel_time(a.alone, c.hw), a.fused_kernel});
   } catch (const std::exception& e) {
     arrows.error = e.what();

@@ -11,7 +11,7 @@
 namespace fl::web {
 
 struct ArrowSource {
-  std::string kind;  // the op's kernel kind, alone
+  KernelKind kind;  // the op's kernel kind, alone
   double flops = 0, bytes = 0, t = 0;
   size_t fused = 0;  // index of the fused kernel that absorbed it
 };

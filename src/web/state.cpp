@@ -22,18 +22,6 @@ void guarded(InputError& error, Lang lang, F&& compute) {
   }
 }
 
-PhaseInfo info_of(const nlohmann::json& j) {
-  PhaseInfo info;
-  if (j.contains("memory")) {
-    info.memory_text = j["memory"].value("text", "");
-    info.memory_fits = j["memory"].value("fits", true);
-  }
-  const nlohmann::json& c = j.at("config");
-  info.layers = c.value("layers", int64_t{32});
-  info.whole_model = c.value("whole_model", false);
-  return info;
-}
-
 // What a group of demos was computed for: its configuration and the language.
 std::string computed_key(const Settings& s, const Workload& w) {
   return FormatQuery(settings_of(w.config)) + (s.lang == Lang::Zh ? "&zh" : "&en");
@@ -48,11 +36,9 @@ bool update_phase(State& state, bool decode) {
   if (computed == key) return false;
   computed = key;
   guarded(state.layer_error, s.lang, [&] {
-    nlohmann::json j = analyze(MakeAnalysisConfig(s, decode ? 3 : 2));
-    PhaseInfo info = info_of(j);
-    PhaseResult parsed = ParsePhase(std::move(j));
-    (decode ? state.results.decode_info : state.results.prefill_info) = std::move(info);
-    (decode ? state.results.decode : state.results.prefill) = std::move(parsed);
+    const AnalysisConfig c = MakeAnalysisConfig(s, decode ? 3 : 2);
+    validate(c);
+    (decode ? state.results.decode : state.results.prefill) = decode ? decode_report(c) : prefill_report(c);
   });
   return true;
 }
@@ -70,7 +56,7 @@ InputError ErrorOf(const ConfigError& e, Lang lang) {
   return {field, e.message(lang)};
 }
 
-void EnsurePhaseResults(State& state, bool decode) {
+void EnsurePhaseReports(State& state, bool decode) {
   const auto start = std::chrono::steady_clock::now();
   if (!update_phase(state, decode)) return;
   ++state.results_generation;
@@ -90,7 +76,7 @@ void Recompute(State& state) {
     computed = true;
     guarded(state.kernels_error, s.lang, [&] { r.kernels = ParseKernels(analyze(MakeAnalysisConfig(s, 1))); });
   }
-  // The roofline and the timeline ask for the phase they show (EnsurePhaseResults).
+  // The roofline and the timeline ask for the phase they show (EnsurePhaseReports).
   if (s.view == View::Prefill || s.view == View::Decode) computed |= update_phase(state, s.view == View::Decode);
   if (demo == 4 && state.computed_ablation != computed_key(s, s.layer_workload)) {
     state.computed_ablation = computed_key(s, s.layer_workload);

@@ -15,20 +15,11 @@ struct InputError {
   std::string message;  // in the page's language
 };
 
-// What demos 2 and 3 say beyond the partitions: memory capacity, model size.
-struct PhaseInfo {
-  std::string memory_text;  // weights + KV cache against the GPU's memory
-  bool memory_fits = true;
-  int64_t layers = 32;      // tokens/s is over this many layers
-  bool whole_model = false;
-};
-
 struct Results {
   KernelsResult kernels;    // demo 1
-  PhaseResult prefill;      // demo 2
-  PhaseResult decode;       // demo 3
+  PhaseReport prefill;      // demo 2
+  PhaseReport decode;       // demo 3
   AblationResult ablation;  // demo 4
-  PhaseInfo prefill_info, decode_info;
 };
 
 struct State {
@@ -62,7 +53,7 @@ void Recompute(State& state);
 
 // Computes prefill's (or decode's) results if they are stale: the views
 // that choose a phase (roofline, timeline) call it before drawing.
-void EnsurePhaseResults(State& state, bool decode);
+void EnsurePhaseReports(State& state, bool decode);
 
 // The error for the workload the current view shows.
 const InputError& ActiveError(const State& state);

@@ -73,16 +73,16 @@ void ApplyTheme(Theme theme) {
   ImGui::GetStyle() = style;
 }
 
-ImU32 KindColor(std::string_view kind) {
-  if (kind == "matmul") return IM_COL32(52, 101, 164, 255);
-  if (kind == "rowwise") return IM_COL32(230, 126, 34, 255);
-  if (kind == "pointwise") return IM_COL32(39, 160, 90, 255);
-  if (kind == "attention") return IM_COL32(142, 68, 173, 255);
-  if (kind == "kv_write") return IM_COL32(127, 140, 141, 255);
-  // A kind this table does not know yet still gets a stable colour of its own.
-  static const ImU32 kOthers[] = {IM_COL32(192, 57, 43, 255), IM_COL32(22, 160, 133, 255),
-                                  IM_COL32(211, 84, 0, 255), IM_COL32(41, 128, 185, 255)};
-  return kOthers[std::hash<std::string_view>{}(kind) % 4];
+ImU32 KindColor(KernelKind kind) {
+  switch (kind) {
+    case KernelKind::MatMul: return IM_COL32(52, 101, 164, 255);
+    case KernelKind::Rowwise: return IM_COL32(230, 126, 34, 255);
+    case KernelKind::Pointwise: return IM_COL32(39, 160, 90, 255);
+    case KernelKind::Attention: return IM_COL32(142, 68, 173, 255);
+    case KernelKind::KVWrite: return IM_COL32(127, 140, 141, 255);
+    case KernelKind::Embedding: return IM_COL32(22, 160, 133, 255);
+  }
+  return IM_COL32(192, 57, 43, 255);
 }
 
 ImU32 Lighter(ImU32 color) {

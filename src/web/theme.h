@@ -5,6 +5,7 @@
 
 #include <string_view>
 
+#include "core/fusion.h"
 #include "web/settings.h"
 
 namespace fl::web {
@@ -28,7 +29,7 @@ struct Palette {
 const Palette& Colors();  // of the theme applied last
 
 // One colour per kernel kind (matmul, rowwise, pointwise, attention, kv_write).
-ImU32 KindColor(std::string_view kind);
+ImU32 KindColor(KernelKind kind);
 // The same hue, lighter: the fixed-overhead part of a stacked bar.
 ImU32 Lighter(ImU32 color);
 

@@ -21,7 +21,7 @@ std::string flop_count(double flops) {
 }
 
 // The bar chart's overhead: the lighter shade of each kind's colour, side by side.
-void tint_swatch(const std::vector<std::string>& kinds) {
+void tint_swatch(const std::vector<KernelKind>& kinds) {
   const float h = ImGui::GetTextLineHeight();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float side = h * 0.7f, pad = (h - side) / 2;
@@ -124,17 +124,23 @@ void DrawObservations(const std::vector<std::string>& observations, Lang lang) {
   }
 }
 
-std::vector<std::string> KindsOf(const std::vector<KernelRow>& kernels) {
-  std::vector<std::string> kinds;
-  for (const KernelRow& k : kernels)
+void DrawObservations(const std::vector<Observation>& observations, Lang lang) {
+  std::vector<std::string> texts;
+  for (const Observation& o : observations) texts.push_back(o.text);
+  DrawObservations(texts, lang);
+}
+
+std::vector<KernelKind> KindsOf(const std::vector<KernelReport>& kernels) {
+  std::vector<KernelKind> kinds;
+  for (const KernelReport& k : kernels)
     if (std::find(kinds.begin(), kinds.end(), k.kind) == kinds.end()) kinds.push_back(k.kind);
   return kinds;
 }
 
-void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKey overhead) {
-  for (const std::string& kind : kinds) {
+void DrawKindLegend(const std::vector<KernelKind>& kinds, Lang lang, OverheadKey overhead) {
+  for (KernelKind kind : kinds) {
     Swatch(KindColor(kind));
-    ImGui::TextUnformatted(kind.c_str());
+    ImGui::TextUnformatted(std::string(kernel_kind_name(kind)).c_str());
     ImGui::SameLine(0, ImGui::GetTextLineHeight());
   }
   if (overhead == OverheadKey::LightShade) {
@@ -148,19 +154,19 @@ void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKe
   }
 }
 
-void KindCell(const std::string& kind) {
+void KindCell(KernelKind kind) {
   Swatch(KindColor(kind));
-  ImGui::TextUnformatted(kind.c_str());
+  ImGui::TextUnformatted(std::string(kernel_kind_name(kind)).c_str());
 }
 
-void KernelTooltip(const KernelRow& k, double overhead, Lang lang) {
+void KernelTooltip(const KernelReport& k, double overhead, Lang lang) {
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-  ImGui::TextUnformatted(tr(Text::UiTipKernel, lang, {std::to_string(k.index), k.kind}).c_str());
+  ImGui::TextUnformatted(tr(Text::UiTipKernel, lang, {std::to_string(k.index), std::string(kernel_kind_name(k.kind))}).c_str());
   ImGui::TextWrapped("%s", k.label.c_str());
   ImGui::TextUnformatted(
       tr(Text::UiTipTime, lang, {fmt_time(k.t), fmt_time(overhead), fmt_time(k.t + overhead)}).c_str());
-  ImGui::TextUnformatted(tr(Text::UiTipBytes, lang, {fmt_bytes(k.reads), fmt_bytes(k.writes)}).c_str());
+  ImGui::TextUnformatted(tr(Text::UiTipBytes, lang, {fmt_bytes(static_cast<double>(k.reads)), fmt_bytes(static_cast<double>(k.writes))}).c_str());
   ImGui::TextUnformatted(tr(Text::UiTipFlops, lang, {flop_count(k.flops)}).c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();

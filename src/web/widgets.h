@@ -30,13 +30,14 @@ int Stepped(int current, int step, int count);
 // The view's title and the note that times are modelled, not measured.
 void DrawViewHeader(const std::string& title, Lang lang);
 void DrawObservations(const std::vector<std::string>& observations, Lang lang);
+void DrawObservations(const std::vector<Observation>& observations, Lang lang);
 
 // A coloured square and the kind's name, for each kind in `kinds`.
 // How a chart shows the fixed cost per kernel: not at all, as a lighter
 // shade stacked on each bar, or as grey gaps between kernels.
 enum class OverheadKey { None, LightShade, Grey };
-void DrawKindLegend(const std::vector<std::string>& kinds, Lang lang, OverheadKey overhead);
-std::vector<std::string> KindsOf(const std::vector<KernelRow>& kernels);
+void DrawKindLegend(const std::vector<KernelKind>& kinds, Lang lang, OverheadKey overhead);
+std::vector<KernelKind> KindsOf(const std::vector<KernelReport>& kernels);
 
 // A table that fills the view's width, or, where the view is narrower than
 // `min_width` (a phone), keeps that width and scrolls sideways, its one wide
@@ -59,9 +60,9 @@ void TableHeadersWithHelp(const std::vector<std::optional<Text>>& help, Lang lan
 void Swatch(ImU32 color);
 
 // A table cell: a square in the kind's colour, then its name.
-void KindCell(const std::string& kind);
+void KindCell(KernelKind kind);
 
 // Tooltip body for one kernel; `overhead` is its fixed launch cost.
-void KernelTooltip(const KernelRow& k, double overhead, Lang lang);
+void KernelTooltip(const KernelReport& k, double overhead, Lang lang);
 
 }  // namespace fl::web
