@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <optional>
+#include <set>
+#include <string_view>
 
 #include "core/cost.h"
 #include "core/fusion.h"
@@ -205,7 +207,7 @@ TEST_CASE("kernel time is the roofline: the larger of compute and memory time") 
 }
 
 TEST_CASE("the merge rules name every pair of producer kernel and consumer once, and say why each refusal") {
-  for (KernelKind p : fusion::kKernelKinds)
+  for (KernelKind p : kKernelKinds)
     for (OpKind c : fusion::kConsumerKinds) {
       int n = 0;
       for (const fusion::MergeRule& r : fusion::merge_rules()) n += r.producer == p && r.consumer == c;
@@ -217,5 +219,16 @@ TEST_CASE("the merge rules name every pair of producer kernel and consumer once,
         CHECK((r.refused == Boundary::MatmulNoPrologue || r.refused == Boundary::ReductionAfterMatmul ||
                r.refused == Boundary::OpaqueKernel));
     }
-  CHECK(fusion::merge_rules().size() == std::size(fusion::kKernelKinds) * std::size(fusion::kConsumerKinds));
+  CHECK(fusion::merge_rules().size() == std::size(kKernelKinds) * std::size(fusion::kConsumerKinds));
+}
+
+TEST_CASE("every boundary has its own name and its own words") {
+  std::set<std::string_view> names;
+  std::set<Text> texts;
+  for (Boundary b : kBoundaries) {
+    CHECK(names.insert(boundary_name(b)).second);
+    CHECK(texts.insert(boundary_text(b)).second);
+  }
+  CHECK(boundary_name(Boundary::SwitchedOff) == "switched_off");  // the last entry lines up with the enum
+  CHECK(boundary_text(Boundary::SwitchedOff) == Text::WhySwitchedOff);
 }

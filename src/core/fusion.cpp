@@ -2,6 +2,8 @@
 // rules), ordering (a launch order) and measuring (FLOPs, bytes, ends).
 #include "core/fusion.h"
 
+#include <iterator>
+
 #include "core/fusion/grouping.h"
 #include "core/fusion/measuring.h"
 #include "core/fusion/ordering.h"
@@ -20,20 +22,30 @@ std::string_view kernel_kind_name(KernelKind k) {
   return "?";
 }
 
-std::string_view boundary_name(Boundary b) {
-  switch (b) {
-    case Boundary::FusionOff: return "fusion_off";
-    case Boundary::MatmulNoPrologue: return "matmul_no_prologue";
-    case Boundary::ReductionAfterMatmul: return "reduction_after_matmul";
-    case Boundary::OpaqueKernel: return "opaque_kernel";
-    case Boundary::IterationSpace: return "iteration_space";
-    case Boundary::OneAnchorPerKernel: return "one_anchor_per_kernel";
-    case Boundary::WouldCycle: return "would_cycle";
-    case Boundary::GraphOutput: return "graph_output";
-    case Boundary::SwitchedOff: return "switched_off";
-  }
-  return "?";
-}
+namespace {
+
+struct BoundaryInfo {
+  std::string_view name;
+  Text text;
+};
+// In the order of the enum.
+constexpr BoundaryInfo kBoundaryInfo[] = {
+    {"fusion_off", Text::WhyFusionOff},
+    {"matmul_no_prologue", Text::WhyMatmulNoPrologue},
+    {"reduction_after_matmul", Text::WhyReductionAfterMatmul},
+    {"opaque_kernel", Text::WhyOpaque},
+    {"iteration_space", Text::WhyIterationSpace},
+    {"one_anchor_per_kernel", Text::WhyOneAnchor},
+    {"would_cycle", Text::WhyCycle},
+    {"graph_output", Text::WhyOutput},
+    {"switched_off", Text::WhySwitchedOff},
+};
+static_assert(std::size(kBoundaryInfo) == std::size(kBoundaries));
+
+}  // namespace
+
+std::string_view boundary_name(Boundary b) { return kBoundaryInfo[static_cast<size_t>(b)].name; }
+Text boundary_text(Boundary b) { return kBoundaryInfo[static_cast<size_t>(b)].text; }
 
 std::vector<Kernel> fuse(const Graph& g, const FuseOptions& opt, const Binding& bind) {
   const fusion::Grouping grouping = fusion::group_nodes(g, opt, bind);

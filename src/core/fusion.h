@@ -7,10 +7,13 @@
 #include <vector>
 
 #include "core/graph.h"
+#include "core/i18n.h"
 
 namespace fl {
 
 enum class KernelKind { Pointwise, Rowwise, MatMul, Attention, KVWrite, Embedding };
+inline constexpr KernelKind kKernelKinds[] = {KernelKind::Pointwise, KernelKind::Rowwise,  KernelKind::MatMul,
+                                              KernelKind::Attention, KernelKind::KVWrite, KernelKind::Embedding};
 std::string_view kernel_kind_name(KernelKind k);
 
 // Why a tensor leaves a kernel through HBM instead of staying on chip.
@@ -25,7 +28,11 @@ enum class Boundary {
   GraphOutput,         // the layer's result must reach HBM
   SwitchedOff,         // the rules allow this merge, but the ablation turned it off
 };
-std::string_view boundary_name(Boundary b);
+inline constexpr Boundary kBoundaries[] = {Boundary::FusionOff,      Boundary::MatmulNoPrologue,   Boundary::ReductionAfterMatmul,
+                                           Boundary::OpaqueKernel,   Boundary::IterationSpace,     Boundary::OneAnchorPerKernel,
+                                           Boundary::WouldCycle,     Boundary::GraphOutput,        Boundary::SwitchedOff};
+std::string_view boundary_name(Boundary b);  // "fusion_off", ...: stable, for JSON
+Text boundary_text(Boundary b);               // why the value crosses HBM, as the page and the CLI say it
 
 struct KernelEdge {
   NodeId tensor;   // the node whose value is written

@@ -18,16 +18,13 @@ std::vector<std::string> strings(const json& arr) {
 }
 
 KernelKind kind_named(const std::string& name) {
-  for (KernelKind k : {KernelKind::Pointwise, KernelKind::Rowwise, KernelKind::MatMul, KernelKind::Attention,
-                       KernelKind::KVWrite, KernelKind::Embedding})
+  for (KernelKind k : kKernelKinds)
     if (kernel_kind_name(k) == name) return k;
   throw std::runtime_error("unknown kernel kind '" + name + "'");
 }
 
 Boundary boundary_named(const std::string& name) {
-  for (Boundary b : {Boundary::FusionOff, Boundary::MatmulNoPrologue, Boundary::ReductionAfterMatmul, Boundary::OpaqueKernel,
-                     Boundary::IterationSpace, Boundary::OneAnchorPerKernel, Boundary::WouldCycle, Boundary::GraphOutput,
-                     Boundary::SwitchedOff})
+  for (Boundary b : kBoundaries)
     if (boundary_name(b) == name) return b;
   throw std::runtime_error("unknown boundary '" + name + "'");
 }

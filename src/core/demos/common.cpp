@@ -2,7 +2,6 @@
 #include <cmath>
 
 #include "core/demos/demos.h"
-#include "core/fusion/rules.h"
 #include "core/presets.h"
 #include "core/units.h"
 
@@ -61,7 +60,7 @@ KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lan
   for (NodeId id : k.nodes) r.node_list.push_back(node_str(p.graph, id));
   for (const KernelEdge& e : k.ends) {
     std::string tensor = "%" + std::to_string(e.tensor) + " " + std::string(op_name(p.graph.node(e.tensor).op));
-    std::string why(tr(fusion::boundary_text(e.why), lang));
+    std::string why(tr(boundary_text(e.why), lang));
     r.ends.push_back({e.tensor, e.consumer, e.why,
                       e.consumer >= 0 ? tr(Text::EndsTo, lang, {tensor, std::to_string(e.consumer), why})
                                       : tr(Text::EndsOut, lang, {tensor, why})});

@@ -34,9 +34,8 @@ double attention_softmax_flops(const Graph& g, const Node& n, int64_t out, const
          static_cast<double>(g.node(n.inputs[1]).shape[1].eval(bind));
 }
 
-std::string node_label(const Graph& g, const Node& n) {
+std::string node_label(const Node& n) {
   if (n.op == Op::Mul && n.inputs[0] == n.inputs[1]) return "square";
-  (void)g;
   return std::string(op_name(n.op));
 }
 
@@ -66,7 +65,7 @@ std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, co
     std::set<NodeId> read;
     for (NodeId id : gr.nodes) {
       const Node& n = g.node(id);
-      k.label += (k.label.empty() ? "" : "+") + node_label(g, n);
+      k.label += (k.label.empty() ? "" : "+") + node_label(n);
       bool tc = false;
       double f = node_flops(g, n, grouping.numel[static_cast<size_t>(id)], bind, &tc);
       (tc ? k.matmul_flops : k.other_flops) += f;

@@ -61,58 +61,27 @@ const MergeRule& merge_rule(KernelKind producer, OpKind consumer) {
   throw std::logic_error("no merge rule for this producer and consumer");
 }
 
-Text boundary_text(Boundary b) {
-  switch (b) {
-    case Boundary::FusionOff: return Text::WhyFusionOff;
-    case Boundary::MatmulNoPrologue: return Text::WhyMatmulNoPrologue;
-    case Boundary::ReductionAfterMatmul: return Text::WhyReductionAfterMatmul;
-    case Boundary::OpaqueKernel: return Text::WhyOpaque;
-    case Boundary::IterationSpace: return Text::WhyIterationSpace;
-    case Boundary::OneAnchorPerKernel: return Text::WhyOneAnchor;
-    case Boundary::WouldCycle: return Text::WhyCycle;
-    case Boundary::GraphOutput: return Text::WhyOutput;
-    case Boundary::SwitchedOff: return Text::WhySwitchedOff;
-  }
-  return Text::WhyOneAnchor;
-}
+namespace {
 
-Text space_match_text(SpaceMatch m) {
-  switch (m) {
-    case SpaceMatch::SameSpace: return Text::RuleSameSpace;
-    case SpaceMatch::SpaceOrRows: return Text::RuleSpaceOrRows;
-    case SpaceMatch::ReducesSpace: return Text::RuleReducesSpace;
-    case SpaceMatch::SameRows: return Text::RuleSameRows;
-  }
-  return Text::RuleSameSpace;
-}
+struct Named {
+  std::string_view name;  // stable, for JSON
+  Text text;              // said in words
+};
+// In the order of each enum.
+constexpr Named kSpaceMatches[] = {{"same_space", Text::RuleSameSpace},
+                                   {"space_or_rows", Text::RuleSpaceOrRows},
+                                   {"reduces_space", Text::RuleReducesSpace},
+                                   {"same_rows", Text::RuleSameRows}};
+constexpr Named kMergeSwitches[] = {{"inlining_or_fusion", Text::RuleSwitchInliningOrFusion},
+                                    {"fusion", Text::RuleSwitchFusion},
+                                    {"matmul_epilogue", Text::RuleSwitchMatmulEpilogue}};
 
-Text merge_switch_text(MergeSwitch s) {
-  switch (s) {
-    case MergeSwitch::InliningOrFusion: return Text::RuleSwitchInliningOrFusion;
-    case MergeSwitch::Fusion: return Text::RuleSwitchFusion;
-    case MergeSwitch::MatmulEpilogue: return Text::RuleSwitchMatmulEpilogue;
-  }
-  return Text::RuleSwitchFusion;
-}
+}  // namespace
 
-std::string_view space_match_name(SpaceMatch m) {
-  switch (m) {
-    case SpaceMatch::SameSpace: return "same_space";
-    case SpaceMatch::SpaceOrRows: return "space_or_rows";
-    case SpaceMatch::ReducesSpace: return "reduces_space";
-    case SpaceMatch::SameRows: return "same_rows";
-  }
-  return "?";
-}
-
-std::string_view merge_switch_name(MergeSwitch s) {
-  switch (s) {
-    case MergeSwitch::InliningOrFusion: return "inlining_or_fusion";
-    case MergeSwitch::Fusion: return "fusion";
-    case MergeSwitch::MatmulEpilogue: return "matmul_epilogue";
-  }
-  return "?";
-}
+Text space_match_text(SpaceMatch m) { return kSpaceMatches[static_cast<size_t>(m)].text; }
+std::string_view space_match_name(SpaceMatch m) { return kSpaceMatches[static_cast<size_t>(m)].name; }
+Text merge_switch_text(MergeSwitch s) { return kMergeSwitches[static_cast<size_t>(s)].text; }
+std::string_view merge_switch_name(MergeSwitch s) { return kMergeSwitches[static_cast<size_t>(s)].name; }
 
 std::string_view consumer_kind_name(OpKind k) {
   switch (k) {

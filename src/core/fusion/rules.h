@@ -41,8 +41,6 @@ struct MergeRule {
 std::span<const MergeRule> merge_rules();
 const MergeRule& merge_rule(KernelKind producer, OpKind consumer);
 
-// Why a value crosses HBM, as the page and the CLI say it.
-Text boundary_text(Boundary b);
 // The rule's condition and switch, said in words; ids for JSON.
 Text space_match_text(SpaceMatch m);
 Text merge_switch_text(MergeSwitch s);
@@ -50,8 +48,6 @@ std::string_view space_match_name(SpaceMatch m);    // "same_space", ...
 std::string_view merge_switch_name(MergeSwitch s);  // "inlining_or_fusion", ...
 std::string_view consumer_kind_name(OpKind k);      // "pointwise", "reduction", "matmul", "opaque"
 
-inline constexpr KernelKind kKernelKinds[] = {KernelKind::Pointwise, KernelKind::Rowwise,  KernelKind::MatMul,
-                                              KernelKind::Attention, KernelKind::KVWrite, KernelKind::Embedding};
 inline constexpr OpKind kConsumerKinds[] = {OpKind::Pointwise, OpKind::Reduction, OpKind::MatMul, OpKind::Opaque};
 
 }  // namespace fl::fusion
