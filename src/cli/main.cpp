@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/table.h"
 #include "core/demos/demos.h"
+#include "core/report_json.h"
 #include "core/fusion/rules.h"
 #include "core/model.h"
 #include "core/partitions.h"
@@ -161,13 +162,13 @@ int run(const std::vector<std::string>& args) {
   if (o.rules) return print_rules(o);
   if (o.sweep) return print_sweep(o);
   if (o.ablation) {
-    json j = demos::our_ablation(o.config_for(2));
+    const OurAblationReport r = our_ablation_report(o.config_for(2));
     if (o.json) {
-      std::cout << j.dump() << "\n";
+      std::cout << to_json(r).dump() << "\n";
     } else {
       std::vector<std::vector<std::string>> rows;
-      for (const auto& r : j["rows"]) rows.push_back({r["setting"], fmt_ratio(r["prefill"]), fmt_ratio(r["decode"])});
-      std::cout << render_header(j["title"]) << render_table(strings(j["columns"]), rows) << "\n"
+      for (const OurAblationRow& row : r.rows) rows.push_back({row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)});
+      std::cout << render_header(r.title) << render_table(r.columns, rows) << "\n"
                 << T(Text::RooflineNote, o.lang) << "\n";
     }
     return 0;

@@ -84,10 +84,10 @@ void validate(const AnalysisConfig& c) {
 nlohmann::json analyze(const AnalysisConfig& c) {
   validate(c);
   switch (c.demo) {
-    case 1: return demos::kernels_demo(c);
+    case 1: return to_json(kernels_report(c));
     case 2: return to_json(prefill_report(c));
     case 3: return to_json(decode_report(c));
-    default: return demos::ablation_demo(c);
+    default: return to_json(ablation_report(c));
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/analysis.h"
 #include "core/partitions.h"
+#include "core/pipeline.h"
 
 namespace fl {
 
@@ -74,6 +75,80 @@ struct PhaseReport {
   bool decode() const { return demo == 3; }
 };
 
+// Demo 1: one node of a pipeline stage's graph.
+enum class NodeChange { None, Added, Rewritten };  // by the pass that made this stage
+std::string_view node_change_name(NodeChange c);   // "", "added", "rewritten"
+
+struct GraphNodeReport {
+  NodeId id = 0;
+  Op op = Op::Input;
+  std::string text;  // "%3 mul(%1, %2) : (16, 128)"
+  std::vector<NodeId> inputs;
+  NodeChange change = NodeChange::None;
+  int kernel = -1;    // last stage only: the fused kernel that runs it
+  int64_t bytes = 0;  // the tensor's size in HBM: its elements × its dtype
+  bool view() const { return op_kind(op) == OpKind::View; }
+  bool source() const { return op_kind(op) == OpKind::Source; }
+};
+
+// Demo 1: the graph after one stage of the pipeline, and what its pass did.
+struct StageReport {
+  Stage stage = Stage::Traced;
+  int rewrites = 0;
+  size_t added = 0, rewritten = 0;
+  std::vector<std::string> removed;  // the removed nodes, as text
+  std::vector<GraphNodeReport> nodes;
+};
+
+struct KernelCount {
+  int kernels = 0;
+  int64_t bytes = 0;
+};
+
+// Demo 1: one layer's fused, FlashAttention partition kernel by kernel, and
+// the pipeline that led to it.
+struct KernelsReport {
+  std::string title;
+  AnalysisConfig config;
+  std::vector<KernelReport> kernels;  // in detail: nodes, ends, code
+  std::vector<StageReport> stages;    // traced .. fold_norm_weight
+  KernelCount unfused, fused;
+  std::string summary;  // unfused against fused: kernels and bytes
+  std::vector<Observation> observations;
+};
+
+// Demo 4: a row of the PyTorch 2 paper's ablation (published figures).
+struct PaperAblationRow {
+  std::string id, setting;             // stable id, localized label
+  double inference = 0, training = 0;  // geometric-mean speed-up over eager
+};
+
+// Our compiler with one switch off: speed-up over eager, kernels and bytes, per phase.
+struct OurAblationRow {
+  std::string id, setting;
+  double prefill = 0, decode = 0;
+  int prefill_kernels = 0, decode_kernels = 0;
+  int64_t prefill_bytes = 0, decode_bytes = 0;
+};
+
+struct OurAblationReport {
+  std::string title;
+  std::vector<std::string> columns;
+  std::vector<OurAblationRow> rows;  // the first: everything on
+};
+
+// Demo 4: the paper's Table 4, ours for the current model beside it.
+struct AblationReport {
+  std::string title, source;
+  std::vector<std::string> columns;
+  std::vector<PaperAblationRow> rows;
+  OurAblationReport ours;
+  std::vector<Observation> observations;
+};
+
+KernelsReport kernels_report(const AnalysisConfig& c);           // demo 1; c must be valid
+AblationReport ablation_report(const AnalysisConfig& c);         // demo 4; c must be valid
+OurAblationReport our_ablation_report(const AnalysisConfig& c);  // `fusionlab --ablation`
 PhaseReport prefill_report(const AnalysisConfig& c);  // demo 2; c must be valid
 PhaseReport decode_report(const AnalysisConfig& c);   // demo 3; c must be valid
 

@@ -106,4 +106,78 @@ json to_json(const PhaseReport& r) {
   return j;
 }
 
+namespace {
+
+json to_json(const GraphNodeReport& n) {
+  // Key by key in sorted order, each insert at the map's end: a whole model
+  // has ~50k nodes over its stages.
+  json j(json::value_t::object);
+  json::object_t& o = *j.get_ptr<json::object_t*>();
+  auto put = [&o](const char* key, json value) { o.emplace_hint(o.end(), key, std::move(value)); };
+  put("change", node_change_name(n.change));
+  put("id", n.id);
+  json inputs(json::value_t::array);
+  for (NodeId in : n.inputs) inputs.push_back(in);
+  put("inputs", std::move(inputs));
+  put("kernel", n.kernel);
+  put("op", op_name(n.op));
+  put("source", n.source());
+  put("text", n.text);
+  put("view", n.view());
+  return j;
+}
+
+json to_json(const StageReport& s) {
+  json nodes = json::array();
+  nodes.get_ref<json::array_t&>().reserve(s.nodes.size());
+  for (const GraphNodeReport& n : s.nodes) nodes.push_back(to_json(n));
+  return {{"stage", stage_name(s.stage)}, {"nodes", std::move(nodes)}, {"node_count", s.nodes.size()},
+          {"rewrites", s.rewrites},       {"added", s.added},            {"rewritten", s.rewritten},
+          {"removed", s.removed}};
+}
+
+}  // namespace
+
+json to_json(const KernelsReport& r) {
+  json kernels = json::array(), stages = json::array();
+  for (const KernelReport& k : r.kernels) kernels.push_back(to_json(k));
+  for (const StageReport& s : r.stages) stages.push_back(to_json(s));
+  return {{"demo", 1},
+          {"title", r.title},
+          {"config", to_json(r.config)},
+          {"kernels", std::move(kernels)},
+          {"stages", std::move(stages)},
+          {"unfused", {{"kernels", r.unfused.kernels}, {"bytes", r.unfused.bytes}}},
+          {"fused", {{"kernels", r.fused.kernels}, {"bytes", r.fused.bytes}}},
+          {"summary", r.summary},
+          {"observations", to_json(r.observations)}};
+}
+
+json to_json(const OurAblationReport& r) {
+  json rows = json::array();
+  for (const OurAblationRow& o : r.rows)
+    rows.push_back({{"id", o.id},
+                    {"setting", o.setting},
+                    {"prefill", o.prefill},
+                    {"decode", o.decode},
+                    {"prefill_kernels", o.prefill_kernels},
+                    {"decode_kernels", o.decode_kernels},
+                    {"prefill_bytes", o.prefill_bytes},
+                    {"decode_bytes", o.decode_bytes}});
+  return {{"title", r.title}, {"columns", r.columns}, {"rows", std::move(rows)}};
+}
+
+json to_json(const AblationReport& r) {
+  json rows = json::array();
+  for (const PaperAblationRow& p : r.rows)
+    rows.push_back({{"id", p.id}, {"setting", p.setting}, {"inference", p.inference}, {"training", p.training}});
+  return {{"demo", 4},
+          {"title", r.title},
+          {"source", r.source},
+          {"columns", r.columns},
+          {"rows", std::move(rows)},
+          {"ours", to_json(r.ours)},
+          {"observations", to_json(r.observations)}};
+}
+
 }  // namespace fl

@@ -14,5 +14,8 @@ nlohmann::json to_json(const PartitionReport& p);
 nlohmann::json to_json(const MemoryReport& m);
 nlohmann::json to_json(const std::vector<Observation>& observations);
 nlohmann::json to_json(const PhaseReport& r);
+nlohmann::json to_json(const KernelsReport& r);
+nlohmann::json to_json(const OurAblationReport& r);
+nlohmann::json to_json(const AblationReport& r);
 
 }  // namespace fl

@@ -45,11 +45,11 @@ TextTable kernels_table(const std::string& caption, const std::vector<KernelRepo
   return t;
 }
 
-std::vector<TextTable> ablation_tables(const AblationResult& r) {
+std::vector<TextTable> ablation_tables(const AblationReport& r) {
   TextTable paper{r.title + " (" + r.source + ")", r.columns, {}};
-  for (const AblationRow& row : r.rows) paper.rows.push_back({row.setting, fmt_ratio(row.inference), fmt_ratio(row.training)});
-  TextTable ours{r.ours_title, r.ours_columns, {}};
-  for (const OurAblationRow& row : r.ours) ours.rows.push_back({row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)});
+  for (const PaperAblationRow& row : r.rows) paper.rows.push_back({row.setting, fmt_ratio(row.inference), fmt_ratio(row.training)});
+  TextTable ours{r.ours.title, r.ours.columns, {}};
+  for (const OurAblationRow& row : r.ours.rows) ours.rows.push_back({row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)});
   return {paper, ours};
 }
 
@@ -90,7 +90,7 @@ std::vector<TextTable> ViewTables(const State& state) {
     case View::Ablation: return ablation_tables(r.ablation);
     case View::Passes: {
       TextTable t{Tx(Text::UiTabPasses, lang), {Tx(Text::UiColStage, lang), Tx(Text::UiColNodes, lang)}, {}};
-      for (const StageRow& st : r.kernels.stages) t.rows.push_back({st.name, std::to_string(st.node_count)});
+      for (const StageReport& st : r.kernels.stages) t.rows.push_back({std::string(stage_name(st.stage)), std::to_string(st.nodes.size())});
       return {t};
     }
     case View::Roofline:

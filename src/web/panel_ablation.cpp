@@ -1,9 +1,10 @@
 // [SECTION] Demo 4: the PyTorch 2 paper's ablation (published figures).
 #include <algorithm>
 
+#include "core/report_json.h"
+#include "core/units.h"
 #include "web/bar_chart.h"
 #include "web/embed_layout.h"
-#include "core/units.h"
 #include "web/explain.h"
 #include "web/export.h"
 #include "web/panels.h"
@@ -18,7 +19,7 @@ std::string format_ratio_axis(double v) { return fmt_fixed(v, 1) + "×"; }
 
 // One column of the table as horizontal bars, 1.0× (eager) marked.
 // Only the first column carries the settings' names (label_w wide).
-BarChart ratio_chart(const AblationResult& r, bool training, float label_w, Lang lang) {
+BarChart ratio_chart(const AblationReport& r, bool training, float label_w, Lang lang) {
   BarChart chart;
   chart.horizontal = true;
   chart.format_value = format_ratio_axis;
@@ -26,7 +27,7 @@ BarChart ratio_chart(const AblationResult& r, bool training, float label_w, Lang
   chart.reference = 1.0;
   chart.reference_label = Tx(Text::UiAblationEager, lang);
   chart.label_width = label_w;
-  for (const AblationRow& row : r.rows) {
+  for (const PaperAblationRow& row : r.rows) {
     double v = training ? row.training : row.inference;
     ImU32 color = v < 1.0 ? kChartReference : kAccent;
     chart.bars.push_back({label_w > 0 ? row.setting : std::string{}, {{v, color}}});
@@ -34,21 +35,21 @@ BarChart ratio_chart(const AblationResult& r, bool training, float label_w, Lang
   return chart;
 }
 
-std::string ablation_csv(const AblationResult& r) {
+std::string ablation_csv(const AblationReport& r) {
   std::string out = CsvRow({"table", "id", "setting", "column_1", "column_2"});
-  for (const AblationRow& row : r.rows)
+  for (const PaperAblationRow& row : r.rows)
     out += CsvRow({"paper", row.id, row.setting, fmt_exact(row.inference), fmt_exact(row.training)});
-  for (const OurAblationRow& row : r.ours)
+  for (const OurAblationRow& row : r.ours.rows)
     out += CsvRow({"ours", row.id, row.setting, fmt_exact(row.prefill), fmt_exact(row.decode)});
   return out;
 }
 
 // Our compiler's switches, turned off one at a time, as bars on the paper's
 // axis: prefill and decode of the Llama layer, computed by our model.
-void draw_ours(const AblationResult& r, double axis_max, float label_w, float height, Lang lang) {
-  if (r.ours.empty()) return;
+void draw_ours(const AblationReport& r, double axis_max, float label_w, float height, Lang lang) {
+  if (r.ours.rows.empty()) return;
   ImGui::Spacing();
-  ImGui::TextWrapped("%s", r.ours_title.c_str());
+  ImGui::TextWrapped("%s", r.ours.title.c_str());
   TextMuted(Tx(Text::UiAblationOurs, lang));
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
@@ -57,7 +58,7 @@ void draw_ours(const AblationResult& r, double axis_max, float label_w, float he
     if (column) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
     const bool decode = column == 1;
-    const std::string heading = r.ours_columns.size() > 2 ? r.ours_columns[decode ? 2 : 1] : std::string(decode ? "decode" : "prefill");
+    const std::string heading = r.ours.columns.size() > 2 ? r.ours.columns[decode ? 2 : 1] : std::string(decode ? "decode" : "prefill");
     if (!decode) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     ImGui::TextUnformatted(heading.c_str());
     BarChart chart;
@@ -68,7 +69,7 @@ void draw_ours(const AblationResult& r, double axis_max, float label_w, float he
     chart.reference_label = Tx(Text::UiAblationEager, lang);
     chart.label_width = decode ? 0 : label_w;
     chart.axis_max = axis_max;
-    for (const OurAblationRow& row : r.ours) {
+    for (const OurAblationRow& row : r.ours.rows) {
       double v = decode ? row.decode : row.prefill;
       chart.bars.push_back({decode ? std::string{} : row.setting, {{v, v < 1.0 ? kChartReference : IM_COL32(60, 150, 90, 255)}}});
     }
@@ -80,24 +81,24 @@ void draw_ours(const AblationResult& r, double axis_max, float label_w, float he
 }  // namespace
 
 void DrawAblationPanel(State& state) {
-  const AblationResult& r = state.results.ablation;
+  const AblationReport& r = state.results.ablation;
   const Lang lang = state.settings.lang;
   ImGui::TextWrapped("%s", r.title.c_str());
-  DrawExportRow("ablation_export", [&] { return ablation_csv(r); }, "ablation.figure", [&] { return r.raw; }, "fusionlab-ablation", lang);
+  DrawExportRow("ablation_export", [&] { return ablation_csv(r); }, "ablation.figure", [&] { return to_json(r); }, "fusionlab-ablation", lang);
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
   const float line = ImGui::GetFrameHeightWithSpacing();
   auto wanted = [&](size_t bars) { return std::max(line * static_cast<float>(bars) + line * 1.6f, 160.0f); };
-  float height = wanted(r.rows.size()), ours_height = wanted(r.ours.size());
+  float height = wanted(r.rows.size()), ours_height = wanted(r.ours.rows.size());
   float label_w = 0;
-  for (const AblationRow& row : r.rows) label_w = std::max(label_w, ImGui::CalcTextSize(row.setting.c_str()).x);
-  for (const OurAblationRow& row : r.ours) label_w = std::max(label_w, ImGui::CalcTextSize(row.setting.c_str()).x);
+  for (const PaperAblationRow& row : r.rows) label_w = std::max(label_w, ImGui::CalcTextSize(row.setting.c_str()).x);
+  for (const OurAblationRow& row : r.ours.rows) label_w = std::max(label_w, ImGui::CalcTextSize(row.setting.c_str()).x);
   label_w = std::min(label_w + 10, avail * 0.3f);
   const float plot_w = (avail - gap - label_w) / 2;
   double axis_max = 0;  // one scale for both columns and both tables, so bars compare across them
-  for (const AblationRow& row : r.rows) axis_max = std::max({axis_max, row.inference, row.training});
-  for (const OurAblationRow& row : r.ours) axis_max = std::max({axis_max, row.prefill, row.decode});
+  for (const PaperAblationRow& row : r.rows) axis_max = std::max({axis_max, row.inference, row.training});
+  for (const OurAblationRow& row : r.ours.rows) axis_max = std::max({axis_max, row.prefill, row.decode});
   ImGui::BeginGroup();  // the exported figure: the paper's table with its source, and ours
   TextMuted(r.source + " " + Tx(Text::UiAblationPublished, lang));
   // An embed: both tables share what is left beside their titles' lines, or,
@@ -108,9 +109,9 @@ void DrawAblationPanel(State& state) {
     const float text_line = ImGui::GetTextLineHeightWithSpacing();
     auto wrapped = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str(), nullptr, false, avail).y + style.ItemSpacing.y; };
     auto least = [&](size_t bars) { return ImGui::GetTextLineHeight() * (static_cast<float>(bars) + 2.0f); };
-    const float ours_text = text_line + style.ItemSpacing.y * 2 + wrapped(r.ours_title) + wrapped(Tx(Text::UiAblationOurs, lang));
+    const float ours_text = text_line + style.ItemSpacing.y * 2 + wrapped(r.ours.title) + wrapped(Tx(Text::UiAblationOurs, lang));
     const float both = FitHeight(0, 0, text_line + ours_text + DetailsHeight());
-    ours_in_details = r.ours.empty() || both < least(r.rows.size()) + least(r.ours.size());
+    ours_in_details = r.ours.rows.empty() || both < least(r.rows.size()) + least(r.ours.rows.size());
     if (ours_in_details) height = FitHeight(0, least(r.rows.size()), text_line + DetailsHeight());
     else height = ours_height = both / 2;
   }

@@ -37,19 +37,19 @@ ImU32 GraphKernelColor(int k) {
 namespace {
 
 struct Layout {
-  const StageRow* stage = nullptr;
+  const StageReport* stage = nullptr;
   size_t node_count = 0;
   GraphLayout g;
   std::vector<int> index_of;  // node id -> index in stage->nodes
 };
 
-Layout& layout_for(const StageRow& st) {
+Layout& layout_for(const StageReport& st) {
   static Layout cache;
   if (cache.stage == &st && cache.node_count == st.nodes.size()) return cache;
   cache.stage = &st;
   cache.node_count = st.nodes.size();
   int max_id = 0;
-  for (const GraphNode& n : st.nodes) max_id = std::max(max_id, n.id);
+  for (const GraphNodeReport& n : st.nodes) max_id = std::max(max_id, n.id);
   cache.index_of.assign(static_cast<size_t>(max_id) + 1, -1);
   for (size_t i = 0; i < st.nodes.size(); ++i) cache.index_of[static_cast<size_t>(st.nodes[i].id)] = static_cast<int>(i);
   std::vector<std::vector<int>> inputs(st.nodes.size());
@@ -62,10 +62,10 @@ Layout& layout_for(const StageRow& st) {
 }
 
 // The kernel whose output a node's value is: a view is its input's.
-int effective_kernel(const StageRow& st, const Layout& L, int index) {
+int effective_kernel(const StageReport& st, const Layout& L, int index) {
   for (int guard = 0; guard < 64 && index >= 0; ++guard) {
-    const GraphNode& n = st.nodes[static_cast<size_t>(index)];
-    if (!n.view) return n.kernel;
+    const GraphNodeReport& n = st.nodes[static_cast<size_t>(index)];
+    if (!n.view()) return n.kernel;
     if (n.inputs.empty()) return -1;
     int in = n.inputs[0];
     index = in >= 0 && in < static_cast<int>(L.index_of.size()) ? L.index_of[static_cast<size_t>(in)] : -1;
@@ -87,12 +87,12 @@ float segment_distance(ImVec2 p, ImVec2 a, ImVec2 b) {
 constexpr ImGuiID kGraphChart = 0x6A7A0001u;
 
 void DrawGraphPanel(State& state, ImVec2 size) {
-  const KernelsResult& r = state.results.kernels;
+  const KernelsReport& r = state.results.kernels;
   const Lang lang = state.settings.lang;
   ExplainState& e = Explain();
   if (r.stages.empty()) return;
   const bool fused = e.stage == kFusedStage;
-  const StageRow& st = r.stages[static_cast<size_t>(std::min<int>(e.stage, static_cast<int>(r.stages.size()) - 1))];
+  const StageReport& st = r.stages[static_cast<size_t>(std::min<int>(e.stage, static_cast<int>(r.stages.size()) - 1))];
   const Layout& L = layout_for(st);
   const int selected_kernel = state.settings.kernel;
 
@@ -180,7 +180,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
   }
   if (ImGui::IsItemDeactivated() && !ImGui::IsMouseDragPastThreshold(ImGuiMouseButton_Left, 2.0f) && hovered) {
     if (hover_node >= 0) {
-      const GraphNode& n = st.nodes[static_cast<size_t>(hover_node)];
+      const GraphNodeReport& n = st.nodes[static_cast<size_t>(hover_node)];
       e.node = e.node == n.id ? -1 : n.id;
       if (fused && e.node >= 0) state.settings.kernel = effective_kernel(st, L, hover_node);
     } else {
@@ -198,9 +198,9 @@ void DrawGraphPanel(State& state, ImVec2 size) {
       int j = in >= 0 && in < static_cast<int>(L.index_of.size()) ? L.index_of[static_cast<size_t>(in)] : -1;
       ImVec2 from, to;
       if (j < 0 || !edge_in(static_cast<size_t>(j), i, ImVec2(0, 0), size, 4, from, to)) continue;
-      const GraphNode& c = st.nodes[i];
+      const GraphNodeReport& c = st.nodes[i];
       const int pk = effective_kernel(st, L, j);
-      const bool hbm = fused && !c.view && c.kernel >= 0 && pk >= 0 && pk != c.kernel;
+      const bool hbm = fused && !c.view() && c.kernel >= 0 && pk >= 0 && pk != c.kernel;
       const bool hot = j == hover_edge_from && static_cast<int>(i) == hover_edge_to;
       ImU32 color = hbm ? IM_COL32(176, 52, 52, 230) : IM_COL32(150, 156, 168, 200);
       if (hot) color = Colors().ink;
@@ -209,23 +209,23 @@ void DrawGraphPanel(State& state, ImVec2 size) {
     }
   bool recorded = false;
   for (size_t i = 0; i < st.nodes.size(); ++i) {
-    const GraphNode& n = st.nodes[i];
+    const GraphNodeReport& n = st.nodes[i];
     ImVec2 a, b;
     node_rect(i, a, b);
     if (b.x < 0 || a.x > size.x || b.y < 0 || a.y > size.y) continue;
     ImU32 fill = IM_COL32(214, 224, 238, 255);
-    if (n.source) fill = IM_COL32(236, 237, 240, 255);
+    if (n.source()) fill = IM_COL32(236, 237, 240, 255);
     if (fused) fill = n.kernel >= 0 ? GraphKernelColor(n.kernel) : fill;
-    else if (n.change == "added") fill = IM_COL32(120, 196, 120, 255);
-    else if (n.change == "rewritten") fill = IM_COL32(245, 170, 80, 255);
+    else if (n.change == NodeChange::Added) fill = IM_COL32(120, 196, 120, 255);
+    else if (n.change == NodeChange::Rewritten) fill = IM_COL32(245, 170, 80, 255);
     ImU32 border = IM_COL32(120, 126, 138, 255);
     float bw = 1;
-    if (n.view) fill = IM_COL32(255, 255, 255, 255), border = IM_COL32(160, 160, 160, 255), bw = 1.5f;
-    const bool in_selected_kernel = fused && selected_kernel >= 0 && effective_kernel(st, L, static_cast<int>(i)) == selected_kernel && !n.source;
+    if (n.view()) fill = IM_COL32(255, 255, 255, 255), border = IM_COL32(160, 160, 160, 255), bw = 1.5f;
+    const bool in_selected_kernel = fused && selected_kernel >= 0 && effective_kernel(st, L, static_cast<int>(i)) == selected_kernel && !n.source();
     if (in_selected_kernel) border = Colors().ink, bw = 2.5f;
     if (n.id == e.node) border = IM_COL32(200, 30, 30, 255), bw = 3;
     if (static_cast<int>(i) == hover_node) bw += 1;
-    if (!n.source && !n.view && a.x >= 0 && b.x <= size.x && a.y >= 0 && b.y <= size.y && !recorded) {
+    if (!n.source() && !n.view() && a.x >= 0 && b.x <= size.x && a.y >= 0 && b.y <= size.y && !recorded) {
       // The first fully visible compute node, for tests that click one.
       recorded = true;
       RecordRect("graph.node", ImVec2(origin.x + a.x, origin.y + a.y), ImVec2(b.x - a.x, b.y - a.y));
@@ -246,13 +246,13 @@ void DrawGraphPanel(State& state, ImVec2 size) {
   const float line = ImGui::GetTextLineHeight();
   if (kNodeH * e.zoom >= line * 0.9f) {
     for (size_t i = 0; i < st.nodes.size(); ++i) {
-      const GraphNode& n = st.nodes[i];
+      const GraphNodeReport& n = st.nodes[i];
       ImVec2 a, b;
       node_rect(i, a, b);
       if (b.x < 0 || a.x > size.x || b.y < 0 || a.y > size.y) continue;
-      std::string label = "%" + std::to_string(n.id) + " " + n.op;
+      std::string label = "%" + std::to_string(n.id) + " " + std::string(op_name(n.op));
       ImVec4 clip(origin.x + a.x + 3, origin.y + a.y, origin.x + b.x - 3, origin.y + b.y);
-      const ImU32 color = n.view ? IM_COL32(110, 110, 110, 255) : IM_COL32(20, 24, 32, 255);
+      const ImU32 color = n.view() ? IM_COL32(110, 110, 110, 255) : IM_COL32(20, 24, 32, 255);
       draw->AddText(nullptr, 0, ImVec2(origin.x + a.x + 4, origin.y + (a.y + b.y) / 2 - line / 2), color,
                     label.c_str(), nullptr, 0, &clip);
     }
@@ -273,21 +273,21 @@ void DrawGraphPanel(State& state, ImVec2 size) {
   if (over_buttons) return;
 
   if (hover_node >= 0) {
-    const GraphNode& n = st.nodes[static_cast<size_t>(hover_node)];
+    const GraphNodeReport& n = st.nodes[static_cast<size_t>(hover_node)];
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(n.text.c_str());
-    if (n.view) TextMuted(Tx(Text::UiGraphViewNode, lang));
+    if (n.view()) TextMuted(Tx(Text::UiGraphViewNode, lang));
     if (fused && n.kernel >= 0) ImGui::TextUnformatted(tr(Text::UiGraphInKernel, lang, {std::to_string(n.kernel)}).c_str());
-    if (!n.change.empty()) TextMuted(n.change == "added" ? Tx(Text::UiGraphAdded, lang) : Tx(Text::UiGraphRewritten, lang));
+    if (n.change != NodeChange::None) TextMuted(n.change == NodeChange::Added ? Tx(Text::UiGraphAdded, lang) : Tx(Text::UiGraphRewritten, lang));
     ImGui::EndTooltip();
   } else if (hover_edge_from >= 0) {
-    const GraphNode& p = st.nodes[static_cast<size_t>(hover_edge_from)];
-    const GraphNode& c = st.nodes[static_cast<size_t>(hover_edge_to)];
+    const GraphNodeReport& p = st.nodes[static_cast<size_t>(hover_edge_from)];
+    const GraphNodeReport& c = st.nodes[static_cast<size_t>(hover_edge_to)];
     const int pk = effective_kernel(st, L, hover_edge_from);
     ImGui::BeginTooltip();
-    ImGui::Text("%%%d %s -> %%%d %s", p.id, p.op.c_str(), c.id, c.op.c_str());
-    ImGui::TextUnformatted(fmt_bytes(p.bytes).c_str());
-    if (fused && !c.view && c.kernel >= 0 && pk >= 0 && pk != c.kernel)
+    ImGui::Text("%%%d %s -> %%%d %s", p.id, std::string(op_name(p.op)).c_str(), c.id, std::string(op_name(c.op)).c_str());
+    ImGui::TextUnformatted(fmt_bytes(static_cast<double>(p.bytes)).c_str());
+    if (fused && !c.view() && c.kernel >= 0 && pk >= 0 && pk != c.kernel)
       ImGui::TextUnformatted(tr(Text::UiGraphEdgeHbm, lang, {std::to_string(pk), std::to_string(c.kernel)}).c_str());
     else if (fused)
       TextMuted(Tx(Text::UiGraphEdgeOnChip, lang));

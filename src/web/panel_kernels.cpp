@@ -1,5 +1,6 @@
 // [SECTION] Demo 1: the partition of one small layer, kernel by kernel.
 #include "core/units.h"
+#include "core/report_json.h"
 #include "web/embed_layout.h"
 #include "web/explain.h"
 #include "web/export.h"
@@ -12,7 +13,7 @@ namespace fl::web {
 
 namespace {
 
-void draw_kernel_table(const KernelsResult& r, int& selected, Lang lang) {
+void draw_kernel_table(const KernelsReport& r, int& selected, Lang lang) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH |
                                 ImGuiTableFlags_SizingFixedFit;
   const float em = ImGui::GetFontSize();
@@ -84,7 +85,7 @@ void draw_kernel_details(const KernelReport& k, Lang lang) {
   RecordWidget("kernel_code");
 }
 
-std::string kernels_csv(const KernelsResult& r) {
+std::string kernels_csv(const KernelsReport& r) {
   std::string out = CsvRow({"index", "kind", "label", "nodes", "reads_bytes", "writes_bytes", "flops", "t_seconds", "ends"});
   for (const KernelReport& k : r.kernels) {
     std::string ends;
@@ -98,14 +99,14 @@ std::string kernels_csv(const KernelsResult& r) {
 }  // namespace
 
 void DrawKernelsPanel(State& state) {
-  const KernelsResult& r = state.results.kernels;
+  const KernelsReport& r = state.results.kernels;
   const Lang lang = state.settings.lang;
   int& selected = state.settings.kernel;
   if (selected >= static_cast<int>(r.kernels.size())) selected = -1;
 
   DrawViewHeader(r.title, lang);
   ImGui::TextWrapped("%s", r.summary.c_str());
-  DrawExportRow("kernels_export", [&] { return kernels_csv(r); }, nullptr, [&] { return r.raw; }, "fusionlab-kernels", lang);
+  DrawExportRow("kernels_export", [&] { return kernels_csv(r); }, nullptr, [&] { return to_json(r); }, "fusionlab-kernels", lang);
   const int before = selected;
   draw_kernel_table(r, selected, lang);
   if (selected < 0) TextMuted(Tx(Text::UiSelectKernel, lang));

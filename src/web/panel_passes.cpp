@@ -2,6 +2,7 @@
 // stage's graph, its node count, and what its pass added, rewrote and removed.
 #include <algorithm>
 
+#include "core/report_json.h"
 #include "web/explain.h"
 #include "web/export.h"
 #include "web/panels.h"
@@ -12,24 +13,24 @@ namespace fl::web {
 
 namespace {
 
-std::string csv_of(const StageRow& st, bool fused) {
+std::string csv_of(const StageReport& st, bool fused) {
   std::string out = CsvRow({"id", "op", "text", "inputs", "view", "source", "change", "kernel"});
-  for (const GraphNode& n : st.nodes) {
+  for (const GraphNodeReport& n : st.nodes) {
     std::string ins;
     for (int i : n.inputs) ins += (ins.empty() ? "" : " ") + std::to_string(i);
-    out += CsvRow({std::to_string(n.id), n.op, n.text, ins, n.view ? "1" : "0", n.source ? "1" : "0", n.change,
+    out += CsvRow({std::to_string(n.id), std::string(op_name(n.op)), n.text, ins, n.view() ? "1" : "0", n.source() ? "1" : "0", std::string(node_change_name(n.change)),
                    fused ? std::to_string(n.kernel) : ""});
   }
   return out;
 }
 
-void draw_strip(const KernelsResult& r, ExplainState& e, Lang lang) {
+void draw_strip(const KernelsReport& r, ExplainState& e, Lang lang) {
   const float avail = ImGui::GetContentRegionAvail().x;
   float used = 0;
   for (int i = 0; i < kStageCount; ++i) {
     const bool fused = i == kFusedStage;
     const int rows = static_cast<int>(r.stages.size());
-    const int n = fused ? (rows ? r.stages.back().node_count : 0) : i < rows ? r.stages[static_cast<size_t>(i)].node_count : 0;
+    const int n = fused ? (rows ? static_cast<int>(r.stages.back().nodes.size()) : 0) : i < rows ? static_cast<int>(r.stages[static_cast<size_t>(i)].nodes.size()) : 0;
     std::string label = std::string(kStageKeys[i]) + " (" + std::to_string(n) + ")";
     if (fused) label = tr(Text::UiStageFusedKernels, lang, {std::to_string(r.kernels.size())});
     const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
@@ -57,7 +58,7 @@ void draw_strip(const KernelsResult& r, ExplainState& e, Lang lang) {
   }
 }
 
-void draw_changes(const StageRow& st, int stage, const KernelsResult& r, const ExplainState& e, int kernel, Lang lang) {
+void draw_changes(const StageReport& st, int stage, const KernelsReport& r, const ExplainState& e, int kernel, Lang lang) {
   if (stage == kFusedStage) {
     TextMuted(Tx(Text::UiGraphLegendFused, lang));
     // The kernels' colours, each with what it runs (a whole model has thousands: clipped).
@@ -77,7 +78,7 @@ void draw_changes(const StageRow& st, int stage, const KernelsResult& r, const E
   }
   // The selected node, and (fused) its kernel.
   if (e.node >= 0)
-    for (const GraphNode& n : st.nodes)
+    for (const GraphNodeReport& n : st.nodes)
       if (n.id == e.node) {
         SectionHeading(Tx(Text::UiGraphSelectedNode, lang));
         ImGui::TextWrapped("%s", n.text.c_str());
@@ -106,7 +107,7 @@ void draw_changes(const StageRow& st, int stage, const KernelsResult& r, const E
 }  // namespace
 
 void DrawPassesPanel(State& state) {
-  const KernelsResult& r = state.results.kernels;
+  const KernelsReport& r = state.results.kernels;
   const Lang lang = state.settings.lang;
   ExplainState& e = Explain();
   if (r.stages.empty()) {
@@ -114,16 +115,16 @@ void DrawPassesPanel(State& state) {
     return;
   }
   e.stage = std::clamp(e.stage, 0, kStageCount - 1);
-  const StageRow& st = e.stage == kFusedStage ? r.stages.back() : r.stages[static_cast<size_t>(std::min<int>(e.stage, static_cast<int>(r.stages.size()) - 1))];
+  const StageReport& st = e.stage == kFusedStage ? r.stages.back() : r.stages[static_cast<size_t>(std::min<int>(e.stage, static_cast<int>(r.stages.size()) - 1))];
   if (state.settings.kernel >= static_cast<int>(r.kernels.size())) state.settings.kernel = -1;
 
   ImGui::TextWrapped("%s", Tx(Text::UiPassesIntro, lang));
   draw_strip(r, e, lang);
-  ImGui::TextUnformatted(tr(Text::UiStageStats, lang, {e.stage == kFusedStage ? std::string(Tx(Text::UiStageFused, lang)) : st.name,
-                                                      std::to_string(st.node_count)})
+  ImGui::TextUnformatted(tr(Text::UiStageStats, lang, {e.stage == kFusedStage ? std::string(Tx(Text::UiStageFused, lang)) : std::string(stage_name(st.stage)),
+                                                      std::to_string(st.nodes.size())})
                              .c_str());
   ImGui::SameLine();
-  DrawExportRow("passes_export", [&] { return csv_of(st, e.stage == kFusedStage); }, "graph", [&] { return r.raw; },
+  DrawExportRow("passes_export", [&] { return csv_of(st, e.stage == kFusedStage); }, "graph", [&] { return to_json(r); },
                 std::string("fusionlab-graph-") + kStageKeys[e.stage], lang);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();

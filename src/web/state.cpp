@@ -29,6 +29,13 @@ std::string computed_key(const Settings& s, const Workload& w) {
 
 // Prefill (demo 2) or decode (demo 3) of the layer workload, if its
 // configuration changed; true if it computed.
+// The report `make` computes for `c`; a configuration the core refuses throws ConfigError.
+template <class Make>
+auto validated(const AnalysisConfig& c, Make make) {
+  validate(c);
+  return make(c);
+}
+
 bool update_phase(State& state, bool decode) {
   const Settings& s = state.settings;
   std::string& computed = decode ? state.computed_decode : state.computed_prefill;
@@ -36,9 +43,8 @@ bool update_phase(State& state, bool decode) {
   if (computed == key) return false;
   computed = key;
   guarded(state.layer_error, s.lang, [&] {
-    const AnalysisConfig c = MakeAnalysisConfig(s, decode ? 3 : 2);
-    validate(c);
-    (decode ? state.results.decode : state.results.prefill) = decode ? decode_report(c) : prefill_report(c);
+    (decode ? state.results.decode : state.results.prefill) =
+        validated(MakeAnalysisConfig(s, decode ? 3 : 2), decode ? decode_report : prefill_report);
   });
   return true;
 }
@@ -74,7 +80,7 @@ void Recompute(State& state) {
   if (demo == 1 && state.computed_kernels != computed_key(s, s.kernels_workload)) {
     state.computed_kernels = computed_key(s, s.kernels_workload);
     computed = true;
-    guarded(state.kernels_error, s.lang, [&] { r.kernels = ParseKernels(analyze(MakeAnalysisConfig(s, 1))); });
+    guarded(state.kernels_error, s.lang, [&] { r.kernels = validated(MakeAnalysisConfig(s, 1), kernels_report); });
   }
   // The roofline and the timeline ask for the phase they show (EnsurePhaseReports).
   if (s.view == View::Prefill || s.view == View::Decode) computed |= update_phase(state, s.view == View::Decode);
@@ -82,7 +88,7 @@ void Recompute(State& state) {
     state.computed_ablation = computed_key(s, s.layer_workload);
     computed = true;
     InputError ablation_error;
-    guarded(ablation_error, s.lang, [&] { r.ablation = ParseAblation(analyze(MakeAnalysisConfig(s, 4))); });
+    guarded(ablation_error, s.lang, [&] { r.ablation = validated(MakeAnalysisConfig(s, 4), ablation_report); });
     state.ablation_error = ablation_error.message;
   }
   state.computed = s;

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "web/results.h"
+#include "core/report.h"
 #include "web/settings.h"
 
 namespace fl::web {
@@ -16,10 +16,10 @@ struct InputError {
 };
 
 struct Results {
-  KernelsResult kernels;    // demo 1
+  KernelsReport kernels;    // demo 1
   PhaseReport prefill;      // demo 2
   PhaseReport decode;       // demo 3
-  AblationResult ablation;  // demo 4
+  AblationReport ablation;  // demo 4
 };
 
 struct State {

@@ -115,19 +115,13 @@ void DrawViewHeader(const std::string& title, Lang lang) {
   TextMuted(Tx(Text::UiRooflineNote, lang));
 }
 
-void DrawObservations(const std::vector<std::string>& observations, Lang lang) {
+void DrawObservations(const std::vector<Observation>& observations, Lang lang) {
   SectionHeading(Tx(Text::UiObservations, lang));
-  for (const std::string& o : observations) {
+  for (const Observation& o : observations) {
     ImGui::Bullet();
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", o.c_str());
+    ImGui::TextWrapped("%s", o.text.c_str());
   }
-}
-
-void DrawObservations(const std::vector<Observation>& observations, Lang lang) {
-  std::vector<std::string> texts;
-  for (const Observation& o : observations) texts.push_back(o.text);
-  DrawObservations(texts, lang);
 }
 
 std::vector<KernelKind> KindsOf(const std::vector<KernelReport>& kernels) {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/i18n.h"
-#include "web/results.h"
+#include "core/report.h"
 
 namespace fl::web {
 
@@ -29,7 +29,6 @@ int Stepped(int current, int step, int count);
 
 // The view's title and the note that times are modelled, not measured.
 void DrawViewHeader(const std::string& title, Lang lang);
-void DrawObservations(const std::vector<std::string>& observations, Lang lang);
 void DrawObservations(const std::vector<Observation>& observations, Lang lang);
 
 // A coloured square and the kind's name, for each kind in `kinds`.

@@ -3,21 +3,20 @@
 #include "core/ablation.h"
 #include "core/demos/demos.h"
 #include "core/demos/observations.h"
-#include "core/report_json.h"
 #include "core/units.h"
 
 namespace fl::demos {
 
 namespace {
 
-struct AblationRow {
+struct PaperRow {
   std::string_view id;  // stable, for JSON and CSV readers
   Text setting;
   double inference, training;
 };
 
 // Ansel et al., ASPLOS 2024, Table 4.
-constexpr AblationRow kPaperTable4[] = {
+constexpr PaperRow kPaperTable4[] = {
     {"all", Text::AblAll, 1.91, 1.45},
     {"no_loop_reordering", Text::AblNoReorder, 1.91, 1.28},
     {"no_matmul_templates", Text::AblNoTemplates, 1.85, 1.41},
@@ -31,49 +30,50 @@ constexpr AblationRow kPaperTable4[] = {
 
 // Whether our compiler's ablation has the paper's shape: everything on is
 // fastest, fusion and inlining both off slowest, one off in between.
-Observation ours_observation(const AnalysisConfig& c, const json& rows) {
-  const json &all = rows[0], &no_fusion = rows[1], &no_inlining = rows[2], &neither = rows[7];
+Observation ours_observation(const AnalysisConfig& c, const std::vector<OurAblationRow>& rows) {
+  const OurAblationRow &all = rows[0], &no_fusion = rows[1], &no_inlining = rows[2], &neither = rows[7];
   bool same = true;
-  for (const char* phase : {"prefill", "decode"}) {
-    const double a = all[phase], f = no_fusion[phase], i = no_inlining[phase], n = neither[phase];
+  for (auto phase : {&OurAblationRow::prefill, &OurAblationRow::decode}) {
+    const double a = all.*phase, f = no_fusion.*phase, i = no_inlining.*phase, n = neither.*phase;
     same = same && a >= f && a >= i && n <= f && n <= i;
   }
-  auto x = [](const json& row, const char* phase) { return fmt_ratio(row[phase].get<double>()); };
-  const std::vector<std::string> args{workload_name(c, c.lang), x(all, "prefill"), x(all, "decode"), x(neither, "prefill"),
-                                      x(neither, "decode"), x(no_fusion, "prefill"), x(no_fusion, "decode"),
-                                      x(no_inlining, "prefill"), x(no_inlining, "decode")};
+  const std::vector<std::string> args{workload_name(c, c.lang), fmt_ratio(all.prefill), fmt_ratio(all.decode),
+                                      fmt_ratio(neither.prefill), fmt_ratio(neither.decode), fmt_ratio(no_fusion.prefill),
+                                      fmt_ratio(no_fusion.decode), fmt_ratio(no_inlining.prefill), fmt_ratio(no_inlining.decode)};
   if (same) return {"ablation_ours_same_shape", tr(Text::Demo4Obs5, c.lang, args)};
   return {"ablation_ours_other_shape", tr(Text::Demo4Obs5Other, c.lang, args)};
 }
 
 }  // namespace
 
-json our_ablation(const AnalysisConfig& c) {
+}  // namespace fl::demos
+
+namespace fl {
+
+using namespace demos;
+
+OurAblationReport our_ablation_report(const AnalysisConfig& c) {
   Lang L = c.lang;
-  json rows = json::array();
+  OurAblationReport r;
   for (const AblationEntry& e : run_ablation(c)) {
     std::string name = e.setting == Text::OurNoCudaGraphs ? tr(e.setting, L, {fmt_time(c.hw.launch), fmt_time(c.hw.graph_launch)})
                                                           : std::string(tr(e.setting, L));
-    rows.push_back({{"id", e.id},
-                    {"setting", name},
-                    {"prefill", e.prefill_speedup},
-                    {"decode", e.decode_speedup},
-                    {"prefill_kernels", e.prefill_kernels},
-                    {"decode_kernels", e.decode_kernels},
-                    {"prefill_bytes", e.prefill_bytes},
-                    {"decode_bytes", e.decode_bytes}});
+    r.rows.push_back({std::string(e.id), std::move(name), e.prefill_speedup, e.decode_speedup, e.prefill_kernels,
+                      e.decode_kernels, e.prefill_bytes, e.decode_bytes});
   }
-  return {{"title", tr(Text::OurAblationTitle, L, {workload_name(c, L), std::to_string(c.tokens), std::to_string(c.kv_len)})},
-          {"columns", {tr(Text::ColOurSetting, L), tr(Text::ColPrefill, L), tr(Text::ColDecode, L)}},
-          {"rows", rows}};
+  r.title = tr(Text::OurAblationTitle, L, {workload_name(c, L), std::to_string(c.tokens), std::to_string(c.kv_len)});
+  r.columns = {std::string(tr(Text::ColOurSetting, L)), std::string(tr(Text::ColPrefill, L)), std::string(tr(Text::ColDecode, L))};
+  return r;
 }
 
-json ablation_demo(const AnalysisConfig& c) {
+AblationReport ablation_report(const AnalysisConfig& c) {
   Lang L = c.lang;
-  json rows = json::array();
-  for (const AblationRow& r : kPaperTable4)
-    rows.push_back({{"id", r.id}, {"setting", tr(r.setting, L)}, {"inference", r.inference}, {"training", r.training}});
-  const AblationRow &all = kPaperTable4[0], &no_graphs = kPaperTable4[5], &no_fusion = kPaperTable4[6],
+  AblationReport r;
+  r.title = tr(Text::Demo4Title, L);
+  r.source = tr(Text::AblationSource, L);
+  r.columns = {std::string(tr(Text::ColSetting, L)), std::string(tr(Text::ColInference, L)), std::string(tr(Text::ColTraining, L))};
+  for (const PaperRow& p : kPaperTable4) r.rows.push_back({std::string(p.id), std::string(tr(p.setting, L)), p.inference, p.training});
+  const PaperRow &all = kPaperTable4[0], &no_graphs = kPaperTable4[5], &no_fusion = kPaperTable4[6],
                     &no_inline = kPaperTable4[7], &neither = kPaperTable4[8];
 
   // Demo 2's decomposed speed-up and demo 3's FlashAttention overhead share,
@@ -82,7 +82,7 @@ json ablation_demo(const AnalysisConfig& c) {
   const double dec_speedup = prefill[0].cost.t_total / prefill[1].cost.t_total;
   const double decode_share = decode[3].cost.overhead / decode[3].cost.t_total;
 
-  std::vector<Observation> obs;
+  std::vector<Observation>& obs = r.observations;
   const std::string dec_speed = fmt_ratio(dec_speedup);
   if (dec_speedup < 1)
     obs.push_back({"ablation_unfused_slower_than_eager",
@@ -95,16 +95,9 @@ json ablation_demo(const AnalysisConfig& c) {
   obs.push_back({"ablation_cuda_graphs",
                  tr(Text::Demo4Obs3, L, {fmt_ratio(all.inference - no_graphs.inference), fmt_percent(decode_share)})});
   obs.push_back({"ablation_freezing_patterns", std::string(tr(Text::Demo4Obs4, L))});
-  json ours = our_ablation(c);
-  obs.push_back(ours_observation(c, ours["rows"]));
-
-  return {{"demo", 4},
-          {"title", tr(Text::Demo4Title, L)},
-          {"source", tr(Text::AblationSource, L)},
-          {"columns", {tr(Text::ColSetting, L), tr(Text::ColInference, L), tr(Text::ColTraining, L)}},
-          {"rows", rows},
-          {"ours", ours},
-          {"observations", to_json(obs)}};
+  r.ours = our_ablation_report(c);
+  obs.push_back(ours_observation(c, r.ours.rows));
+  return r;
 }
 
-}  // namespace fl::demos
+}  // namespace fl

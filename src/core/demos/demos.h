@@ -12,11 +12,6 @@ namespace fl::demos {
 
 using nlohmann::json;
 
-json kernels_demo(const AnalysisConfig& c);   // demo 1
-json ablation_demo(const AnalysisConfig& c);  // demo 4
-// Our compiler's ablation for the current model (demo 4's "ours", `fusionlab --ablation`).
-json our_ablation(const AnalysisConfig& c);
-
 // Shared pieces.
 std::string model_name(const AnalysisConfig& c, Lang lang);     // "Llama-3.1-8B" or "custom model (d, H, G, dh, f)"
 std::string hardware_name(const AnalysisConfig& c, Lang lang);  // "H100 SXM" or "custom hardware"

@@ -1,7 +1,6 @@
 // Demo 1: the kernel list of one fused, FlashAttention partition.
 #include "core/demos/demos.h"
 #include "core/demos/observations.h"
-#include "core/report_json.h"
 #include "core/explain/pass_diff.h"
 #include "core/explain/pseudo_kernel.h"
 #include "core/pipeline.h"
@@ -34,49 +33,39 @@ int projection_kernel(const Partition& p, const std::string& name) {
 
 // The pipeline stage by stage: each graph, what its pass added (flagged) and
 // removed, and for the last stage the kernel that runs each node.
-json stages_json(const Graph& traced, const Partition& fused) {
+std::vector<StageReport> stage_reports(const Graph& traced, const Partition& fused, const Binding& bind) {
   std::vector<StageResult> stages = run_pipeline(traced, {});
   std::vector<int> kernel_of(fused.graph.size(), -1);
   for (size_t k = 0; k < fused.kernels.size(); ++k)
     for (NodeId id : fused.kernels[k].nodes) kernel_of[static_cast<size_t>(id)] = static_cast<int>(k);
-  json out = json::array();
+  std::vector<StageReport> out;
+  out.reserve(stages.size());
   for (size_t s = 0; s < stages.size(); ++s) {
     const Graph& g = stages[s].graph;
     StageDiff diff = s ? diff_graphs(stages[s - 1].graph, g) : StageDiff{};
-    std::vector<std::string> change(g.size(), "");
-    for (NodeId id : diff.added) change[static_cast<size_t>(id)] = "added";
-    for (NodeId id : diff.rewritten) change[static_cast<size_t>(id)] = "rewritten";
-    bool last = s + 1 == stages.size();
-    json nodes = json::array();
-    nodes.get_ref<json::array_t&>().reserve(g.size());
+    StageReport r;
+    r.stage = stages[s].stage;
+    r.rewrites = stages[s].rewrites;
+    r.added = diff.added.size();
+    r.rewritten = diff.rewritten.size();
+    for (NodeId id : diff.removed) r.removed.push_back(node_str(stages[s - 1].graph, id));
+    const bool last = s + 1 == stages.size();
+    r.nodes.resize(g.size());
     for (size_t i = 0; i < g.size(); ++i) {
       const Node& n = g.nodes()[i];
-      // Key by key in sorted order, each insert at the map's end: a whole
-      // model has ~50k nodes over its stages.
-      json node(json::value_t::object);
-      json::object_t& o = *node.get_ptr<json::object_t*>();
-      auto put = [&o](const char* key, json value) { o.emplace_hint(o.end(), key, std::move(value)); };
-      put("change", change[i]);
-      put("id", i);
-      json inputs(json::value_t::array);
-      for (NodeId in : n.inputs) inputs.push_back(in);
-      put("inputs", std::move(inputs));
-      put("kernel", last ? kernel_of[i] : -1);
-      put("op", op_name(n.op));
-      put("source", op_kind(n.op) == OpKind::Source);
-      put("text", node_str(g, static_cast<NodeId>(i)));
-      put("view", op_kind(n.op) == OpKind::View);
-      nodes.push_back(std::move(node));
+      GraphNodeReport& o = r.nodes[i];
+      o.id = static_cast<NodeId>(i);
+      o.op = n.op;
+      o.text = node_str(g, o.id);
+      o.inputs.assign(n.inputs.begin(), n.inputs.end());
+      o.kernel = last ? kernel_of[i] : -1;
+      int64_t elements = 1;
+      for (int64_t e : eval_shape(n.shape, bind)) elements *= e;
+      o.bytes = elements * dtype_bytes(n.dtype);
     }
-    json removed = json::array();
-    for (NodeId id : diff.removed) removed.push_back(node_str(stages[s - 1].graph, id));
-    out.push_back({{"stage", stage_name(stages[s].stage)},
-                   {"nodes", nodes},
-                   {"node_count", g.size()},
-                   {"rewrites", stages[s].rewrites},
-                   {"added", diff.added.size()},
-                   {"rewritten", diff.rewritten.size()},
-                   {"removed", removed}});
+    for (NodeId id : diff.added) r.nodes[static_cast<size_t>(id)].change = NodeChange::Added;
+    for (NodeId id : diff.rewritten) r.nodes[static_cast<size_t>(id)].change = NodeChange::Rewritten;
+    out.push_back(std::move(r));
   }
   return out;
 }
@@ -87,17 +76,34 @@ std::string kernel_ref(const Partition& p, int i) {
 
 }  // namespace
 
-json kernels_demo(const AnalysisConfig& c) {
+}  // namespace fl::demos
+
+namespace fl {
+
+using namespace demos;
+
+std::string_view node_change_name(NodeChange c) {
+  switch (c) {
+    case NodeChange::Added: return "added";
+    case NodeChange::Rewritten: return "rewritten";
+    case NodeChange::None: break;
+  }
+  return "";
+}
+
+KernelsReport kernels_report(const AnalysisConfig& c) {
   Lang L = c.lang;
   const Graph g = c.traced_graph(false);
   Partition fused = make_partition(PartitionId::FusedFlash, g, {}, c.hw);
   Partition unfused = make_partition(PartitionId::Decomposed, g, {}, c.hw);
 
-  json kernels = json::array();
+  KernelsReport r;
+  r.config = c;
+  r.title = tr(Text::Demo1Title, L, {std::to_string(c.model.d), std::to_string(c.tokens)});
   for (size_t i = 0; i < fused.kernels.size(); ++i) {
     KernelReport k = kernel_report(fused, i, c.hw, L, true);
     k.code = pseudo_kernel(fused.graph, fused.kernels[i], static_cast<int>(i));
-    kernels.push_back(to_json(k));
+    r.kernels.push_back(std::move(k));
   }
 
   int norm = find_kernel(fused, [](const Node& n) { return n.op == Op::Mean; });
@@ -108,7 +114,7 @@ json kernels_demo(const AnalysisConfig& c) {
   int views = 0;
   for (const Node& n : fused.graph.nodes()) views += op_kind(n.op) == OpKind::View;
 
-  std::vector<Observation> obs;
+  std::vector<Observation>& obs = r.observations;
   if (norm >= 0) {
     const Kernel& nk = fused.kernels[static_cast<size_t>(norm)];
     obs.push_back({"kernels_rmsnorm_one_kernel", tr(Text::Demo1Obs1, L, {std::to_string(norm), std::string(kernel_kind_name(nk.kind)), nk.label,
@@ -118,16 +124,12 @@ json kernels_demo(const AnalysisConfig& c) {
                                         kernel_ref(fused, o), kernel_ref(fused, down), kernel_ref(fused, gate), kernel_ref(fused, up)})});
   obs.push_back({"kernels_attention_and_views", tr(Text::Demo1Obs3, L, {std::to_string(attn), std::to_string(views)})});
 
-  return {{"demo", 1},
-          {"title", tr(Text::Demo1Title, L, {std::to_string(c.model.d), std::to_string(c.tokens)})},
-          {"config", to_json(c)},
-          {"kernels", kernels},
-          {"stages", stages_json(g, fused)},
-          {"unfused", {{"kernels", unfused.cost.kernels}, {"bytes", unfused.cost.bytes}}},
-          {"fused", {{"kernels", fused.cost.kernels}, {"bytes", fused.cost.bytes}}},
-          {"summary", tr(Text::Demo1Summary, L, {std::to_string(unfused.cost.kernels), fb(unfused.cost.bytes),
-                                                 std::to_string(fused.cost.kernels), fb(fused.cost.bytes)})},
-          {"observations", to_json(obs)}};
+  r.stages = stage_reports(g, fused, c.binding());
+  r.unfused = {unfused.cost.kernels, unfused.cost.bytes};
+  r.fused = {fused.cost.kernels, fused.cost.bytes};
+  r.summary = tr(Text::Demo1Summary, L, {std::to_string(unfused.cost.kernels), fb(unfused.cost.bytes),
+                                         std::to_string(fused.cost.kernels), fb(fused.cost.bytes)});
+  return r;
 }
 
-}  // namespace fl::demos
+}  // namespace fl
