@@ -2,6 +2,7 @@
 // table of configurations and the claims (ids) expected of each.
 #include <catch2/catch.hpp>
 
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -99,4 +100,28 @@ TEST_CASE("an observation's id does not depend on the language") {
     CHECK(a[i]["id"] == b[i]["id"]);
     CHECK(a[i]["text"] != b[i]["text"]);
   }
+}
+
+TEST_CASE("sentences group numbers of five digits or more, in both languages") {
+  // "S = 131,072" and "32 heads × 8,192 × 8,192" read at a glance; "131072" does not.
+  const std::regex ungrouped("[0-9]{5,}");
+  const std::vector<std::vector<Setting>> configs = {
+      {{"demo", "2"}, {"tokens", "16384"}},
+      {{"demo", "3"}, {"batch", "64"}, {"kv_len", "131072"}},
+      {{"demo", "4"}, {"tokens", "32768"}, {"kv_len", "65536"}},
+  };
+  for (const auto& settings : configs)
+    for (Lang lang : {Lang::En, Lang::Zh}) {
+      AnalysisConfig c = config_from_settings(settings);
+      c.lang = lang;
+      const json j = analyze(c);
+      std::vector<std::string> sentences{j.at("title").get<std::string>()};
+      for (const json& o : j.at("observations")) sentences.push_back(o.at("text").get<std::string>());
+      if (j.contains("memory")) sentences.push_back(j["memory"].at("text").get<std::string>());
+      if (j.contains("ours")) sentences.push_back(j["ours"].at("title").get<std::string>());
+      for (const std::string& s : sentences) {
+        INFO(s);
+        CHECK_FALSE(std::regex_search(s, ungrouped));
+      }
+    }
 }

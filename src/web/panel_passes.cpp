@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/report_json.h"
+#include "core/units.h"
 #include "web/explain.h"
 #include "web/export.h"
 #include "web/panels.h"
@@ -12,6 +13,8 @@
 namespace fl::web {
 
 namespace {
+
+std::string count(size_t n) { return fmt_count(static_cast<double>(n)); }  // "7958", "50,231"
 
 std::string csv_of(const StageReport& st, bool fused) {
   std::string out = CsvRow({"id", "op", "text", "inputs", "view", "source", "change", "kernel"});
@@ -30,9 +33,9 @@ void draw_strip(const KernelsReport& r, ExplainState& e, Lang lang) {
   for (int i = 0; i < kStageCount; ++i) {
     const bool fused = i == kFusedStage;
     const int rows = static_cast<int>(r.stages.size());
-    const int n = fused ? (rows ? static_cast<int>(r.stages.back().nodes.size()) : 0) : i < rows ? static_cast<int>(r.stages[static_cast<size_t>(i)].nodes.size()) : 0;
-    std::string label = std::string(kStageKeys[i]) + " (" + std::to_string(n) + ")";
-    if (fused) label = tr(Text::UiStageFusedKernels, lang, {std::to_string(r.kernels.size())});
+    const size_t n = fused ? (rows ? r.stages.back().nodes.size() : 0) : i < rows ? r.stages[static_cast<size_t>(i)].nodes.size() : 0;
+    std::string label = std::string(kStageKeys[i]) + " (" + count(n) + ")";
+    if (fused) label = tr(Text::UiStageFusedKernels, lang, {count(r.kernels.size())});
     const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
     const float arrow = ImGui::CalcTextSize(">").x + ImGui::GetStyle().ItemSpacing.x * 2;
     if (i > 0) {
@@ -71,8 +74,8 @@ void draw_changes(const StageReport& st, int stage, const KernelsReport& r, cons
         ImGui::TextUnformatted(tr(Text::UiGraphKernelKey, lang, {std::to_string(k.index), k.label}).c_str());
       }
   } else {
-    ImGui::TextWrapped("%s", tr(Text::UiStageChanges, lang, {std::to_string(st.rewrites), std::to_string(st.added),
-                                                            std::to_string(st.rewritten), std::to_string(st.removed.size())})
+    ImGui::TextWrapped("%s", tr(Text::UiStageChanges, lang, {count(st.rewrites), count(st.added),
+                                                            count(st.rewritten), count(st.removed.size())})
                                  .c_str());
     TextMuted(Tx(Text::UiGraphLegendStage, lang));
   }
@@ -121,7 +124,7 @@ void DrawPassesPanel(State& state) {
   ImGui::TextWrapped("%s", Tx(Text::UiPassesIntro, lang));
   draw_strip(r, e, lang);
   ImGui::TextUnformatted(tr(Text::UiStageStats, lang, {e.stage == kFusedStage ? std::string(Tx(Text::UiStageFused, lang)) : std::string(stage_name(st.stage)),
-                                                      std::to_string(st.nodes.size())})
+                                                      count(st.nodes.size())})
                              .c_str());
   ImGui::SameLine();
   DrawExportRow("passes_export", [&] { return csv_of(st, e.stage == kFusedStage); }, "graph", [&] { return to_json(r); },

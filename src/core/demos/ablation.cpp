@@ -61,7 +61,7 @@ OurAblationReport our_ablation_report(const AnalysisConfig& c) {
     r.rows.push_back({std::string(e.id), std::move(name), e.prefill_speedup, e.decode_speedup, e.prefill_kernels,
                       e.decode_kernels, e.prefill_bytes, e.decode_bytes});
   }
-  r.title = tr(Text::OurAblationTitle, L, {workload_name(c, L), std::to_string(c.tokens), std::to_string(c.kv_len)});
+  r.title = tr(Text::OurAblationTitle, L, {workload_name(c, L), fmt_count(static_cast<double>(c.tokens)), fmt_count(static_cast<double>(c.kv_len))});
   r.columns = {std::string(tr(Text::ColOurSetting, L)), std::string(tr(Text::ColPrefill, L)), std::string(tr(Text::ColDecode, L))};
   return r;
 }

@@ -8,6 +8,7 @@
 namespace fl::demos {
 
 std::string fb(int64_t b) { return fmt_bytes(static_cast<double>(b)); }
+std::string count(int64_t n) { return fmt_count(static_cast<double>(n)); }
 
 std::string model_name(const AnalysisConfig& c, Lang lang) {
   const ModelPreset* m = find_model(c.model_key);
@@ -25,7 +26,7 @@ std::string hardware_name(const AnalysisConfig& c, Lang lang) {
 std::string workload_name(const AnalysisConfig& c, Lang lang) {
   std::string s = c.whole_model ? tr(Text::WorkloadModel, lang, {model_name(c, lang), std::to_string(c.layers)})
                                 : tr(Text::WorkloadLayer, lang, {model_name(c, lang)});
-  if (c.batch > 1) s += tr(Text::WorkloadBatch, lang, {std::to_string(c.batch)});
+  if (c.batch > 1) s += tr(Text::WorkloadBatch, lang, {count(c.batch)});
   return s;
 }
 
@@ -97,7 +98,7 @@ MemoryReport memory_report(const AnalysisConfig& c, int64_t S) {
   m.capacity = c.hw.memory;
   m.fits = static_cast<double>(m.total) <= c.hw.memory;
   m.gpus = static_cast<int>(std::ceil(static_cast<double>(m.total) / c.hw.memory));
-  std::vector<std::string> args{fb(m.weights), fb(m.kv_cache), std::to_string(c.batch), std::to_string(S), fb(m.total),
+  std::vector<std::string> args{fb(m.weights), fb(m.kv_cache), count(c.batch), count(S), fb(m.total),
                                 hardware_name(c, c.lang), fmt_bytes(c.hw.memory), std::to_string(m.gpus)};
   m.text = tr(m.fits ? Text::MemoryFits : Text::MemoryTooBig, c.lang, args);
   return m;

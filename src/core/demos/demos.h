@@ -26,5 +26,6 @@ MemoryReport memory_report(const AnalysisConfig& c, int64_t S);
 // The four partitions of the configuration's prefill (T tokens) or decode (S cached).
 std::vector<Partition> phase_partitions(const AnalysisConfig& c, bool decode);
 std::string fb(int64_t bytes);  // fmt_bytes on an integer count
+std::string count(int64_t n);    // fmt_count on an integer: "2048", "32,768"
 
 }  // namespace fl::demos

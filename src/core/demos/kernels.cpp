@@ -99,7 +99,7 @@ KernelsReport kernels_report(const AnalysisConfig& c) {
 
   KernelsReport r;
   r.config = c;
-  r.title = tr(Text::Demo1Title, L, {std::to_string(c.model.d), std::to_string(c.tokens)});
+  r.title = tr(Text::Demo1Title, L, {count(c.model.d), count(c.tokens)});
   for (size_t i = 0; i < fused.kernels.size(); ++i) {
     KernelReport k = kernel_report(fused, i, c.hw, L, true);
     k.code = pseudo_kernel(fused.graph, fused.kernels[i], static_cast<int>(i));

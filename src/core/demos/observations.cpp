@@ -13,7 +13,7 @@ namespace {
 double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
 double share(int64_t part, int64_t whole) { return share(static_cast<double>(part), static_cast<double>(whole)); }
 
-std::string num(int64_t n) { return std::to_string(n); }
+std::string num(int64_t n) { return fmt_count(static_cast<double>(n)); }
 
 // Bytes that fusion removes outside attention: the FlashAttention graph run
 // unfused against fused, so that attention's scores are in neither.

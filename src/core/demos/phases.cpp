@@ -27,7 +27,7 @@ PhaseReport prefill_report(const AnalysisConfig& c) {
   PhaseReport r;
   r.demo = 2;
   r.config = c;
-  r.title = tr(Text::Demo2Title, L, {workload_name(c, L), std::to_string(T), precision_name(c), hardware_name(c, L),
+  r.title = tr(Text::Demo2Title, L, {workload_name(c, L), count(T), precision_name(c), hardware_name(c, L),
                                      fmt_time(c.hw.launch)});
   std::vector<size_t> order(fused.kernels.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -53,7 +53,7 @@ PhaseReport decode_report(const AnalysisConfig& c) {
   r.demo = 3;
   r.config = c;
   r.title = tr(Text::Demo3Title, L, {c.whole_model || c.batch > 1 ? workload_name(c, L) : std::string(tr(Text::SameLayer, L)),
-                                     std::to_string(S)});
+                                     count(S)});
   const int64_t traced_layers = c.whole_model ? c.layers : 1;
   r.weight_bytes = parameter_bytes(ps[0].graph);  // the eager partition runs the traced graph
   r.kv_cache_bytes = kv_cache_bytes(c.model, traced_layers, c.batch, S, c.act);
