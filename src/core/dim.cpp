@@ -108,6 +108,12 @@ std::string shape_str(const Shape& s) {
   return out + ")";
 }
 
+int64_t eval_numel(const Shape& s, const Binding& b) {
+  int64_t n = 1;
+  for (const auto& d : s) n *= d.eval(b);
+  return n;
+}
+
 std::vector<int64_t> eval_shape(const Shape& s, const Binding& b) {
   std::vector<int64_t> out;
   out.reserve(s.size());

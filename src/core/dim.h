@@ -61,5 +61,8 @@ using Shape = SmallVector<Dim, 4>;
 Dim numel(const Shape& s);
 std::string shape_str(const Shape& s);
 std::vector<int64_t> eval_shape(const Shape& s, const Binding& b);
+// numel(s).eval(b) without building the product's polynomial: what costing
+// under a binding does for every node.
+int64_t eval_numel(const Shape& s, const Binding& b);
 
 }  // namespace fl

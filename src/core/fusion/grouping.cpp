@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 #include <tuple>
 
 #include "core/fusion/rules.h"
@@ -38,12 +37,18 @@ class Partitioner {
       : g_(g), opt_(opt), numel_(g.size()), storage_(g.size()), group_of_(g.size(), -1) {
     for (size_t i = 0; i < g.size(); ++i) {
       const Node& n = g.nodes()[i];
-      numel_[i] = numel(n.shape).eval(bind);
+      numel_[i] = eval_numel(n.shape, bind);
       storage_[i] = free_view(static_cast<NodeId>(i)) ? storage_[static_cast<size_t>(n.inputs[0])] : static_cast<NodeId>(i);
     }
-    users_.resize(g.size());
+    // Readers per storage node: counted, then filled in graph order.
+    users_.start.assign(g.size() + 1, 0);
+    for (const Node& n : g.nodes())
+      for (NodeId in : n.inputs) ++users_.start[static_cast<size_t>(storage_[static_cast<size_t>(in)]) + 1];
+    for (size_t i = 0; i < g.size(); ++i) users_.start[i + 1] += users_.start[i];
+    users_.list.resize(users_.start.back());
+    std::vector<size_t> next(users_.start.begin(), users_.start.end() - 1);
     for (size_t i = 0; i < g.size(); ++i)
-      for (NodeId in : g.nodes()[i].inputs) users_[static_cast<size_t>(storage_[static_cast<size_t>(in)])].push_back(static_cast<NodeId>(i));
+      for (NodeId in : g.nodes()[i].inputs) users_.list[next[static_cast<size_t>(storage_[static_cast<size_t>(in)])]++] = static_cast<NodeId>(i);
   }
 
   void run() {
@@ -64,9 +69,12 @@ class Partitioner {
   std::vector<int64_t> numel_;
   std::vector<NodeId> storage_;  // the node whose buffer a value lives in (views resolved)
   std::vector<int> group_of_;
-  std::vector<std::vector<NodeId>> users_;  // every node reading a storage node, directly or through views
+  Users users_;  // every node reading a storage node, directly or through views
   std::vector<Group> groups_;
-  std::map<std::pair<NodeId, int>, Boundary> why_;  // (tensor, consumer group) -> reason
+  std::vector<CrossingReason> why_;  // in the order recorded; the first for a (tensor, group) stands
+  mutable std::vector<int> seen_;      // depends_on's walks: the stamp of the last walk that reached each node
+  mutable int walk_ = 0;
+  mutable std::vector<NodeId> stack_;  // depends_on's work list, kept between walks
 
   bool is_compute(NodeId s) const { return group_of_[static_cast<size_t>(s)] >= 0; }
 
@@ -110,7 +118,7 @@ class Partitioner {
 
   // Rule 2: a pointwise node whose every user is a reduction.
   bool feeds_only_reductions(NodeId id) const {
-    const auto& us = users_[static_cast<size_t>(id)];
+    const std::span<const NodeId> us = users_.of(id);
     if (us.empty()) return false;
     for (NodeId u : us)
       if (op_kind(g_.node(u).op) != OpKind::Reduction) return false;
@@ -120,14 +128,19 @@ class Partitioner {
   // Does group `from` (transitively) read anything that group `target` produces?
   bool depends_on(int from, int target) const {
     NodeId horizon = groups_[static_cast<size_t>(target)].nodes.front();
-    std::vector<NodeId> stack(groups_[static_cast<size_t>(from)].nodes);
-    std::set<NodeId> seen(stack.begin(), stack.end());
+    // Visited nodes carry this walk's stamp: no set to allocate per question.
+    if (seen_.size() != g_.size()) seen_.assign(g_.size(), 0);
+    const int stamp = ++walk_;
+    std::vector<NodeId>& stack = stack_;
+    stack.assign(groups_[static_cast<size_t>(from)].nodes.begin(), groups_[static_cast<size_t>(from)].nodes.end());
+    for (NodeId id : stack) seen_[static_cast<size_t>(id)] = stamp;
     while (!stack.empty()) {
       NodeId id = stack.back();
       stack.pop_back();
       for (NodeId in : g_.node(id).inputs) {
         NodeId s = storage_[static_cast<size_t>(in)];
-        if (s < horizon || !seen.insert(s).second) continue;  // nothing before the group can depend on it
+        if (s < horizon || seen_[static_cast<size_t>(s)] == stamp) continue;  // nothing before the group can depend on it
+        seen_[static_cast<size_t>(s)] = stamp;
         if (group_of_[static_cast<size_t>(s)] == target) return true;
         stack.push_back(s);
       }
@@ -150,12 +163,15 @@ class Partitioner {
     // node joins anything.
     const bool leave_to_reduction = kind(id) == OpKind::Pointwise && feeds_only_reductions(id);
     int chosen = -1;
-    std::map<int, Boundary> not_joined;
+    std::vector<std::pair<int, Boundary>> not_joined;  // (group, why): a node has a few producers
+    auto refused = [&](int gi) {
+      return std::find_if(not_joined.begin(), not_joined.end(), [gi](const auto& e) { return e.first == gi; });
+    };
     for (auto [s, gi] : producers) {
-      if (gi == chosen || not_joined.count(gi)) continue;
-      if (auto why = why_not_join(id, gi, producers, leave_to_reduction)) not_joined[gi] = *why;
+      if (gi == chosen || refused(gi) != not_joined.end()) continue;
+      if (auto why = why_not_join(id, gi, producers, leave_to_reduction)) not_joined.push_back({gi, *why});
       else if (chosen < 0) chosen = gi;
-      else not_joined[gi] = Boundary::OneAnchorPerKernel;
+      else not_joined.push_back({gi, Boundary::OneAnchorPerKernel});
     }
     if (chosen < 0) {
       chosen = static_cast<int>(groups_.size());
@@ -173,7 +189,7 @@ class Partitioner {
     // Why each other producer's value must cross HBM into this kernel; the
     // first reason recorded for a tensor stands.
     for (auto [s, gi] : producers)
-      if (gi != chosen) why_.try_emplace({s, chosen}, not_joined.at(gi));
+      if (gi != chosen) why_.push_back({s, chosen, refused(gi)->second});
   }
 
   // Why `id` cannot join producer group `gi`, or nothing when it may.
@@ -191,9 +207,24 @@ class Partitioner {
 
 }  // namespace
 
+namespace {
+bool before(const CrossingReason& a, const CrossingReason& b) { return std::tie(a.tensor, a.group) < std::tie(b.tensor, b.group); }
+}  // namespace
+
+Boundary Grouping::why_crossing(NodeId tensor, int group) const {
+  const CrossingReason key{tensor, group, Boundary::OneAnchorPerKernel};
+  auto it = std::lower_bound(why.begin(), why.end(), key, before);
+  return it != why.end() && it->tensor == tensor && it->group == group ? it->why : Boundary::OneAnchorPerKernel;
+}
+
 Grouping group_nodes(const Graph& g, const FuseOptions& opt, const Binding& bind) {
   Partitioner p(g, opt, bind);
   p.run();
+  // Sorted for lookup; stable, so the first reason recorded for a pair is the one kept.
+  std::stable_sort(p.why_.begin(), p.why_.end(), before);
+  p.why_.erase(std::unique(p.why_.begin(), p.why_.end(),
+                           [](const CrossingReason& a, const CrossingReason& b) { return !before(a, b) && !before(b, a); }),
+               p.why_.end());
   return {std::move(p.groups_), std::move(p.group_of_), std::move(p.storage_), std::move(p.numel_), std::move(p.users_),
           std::move(p.why_)};
 }

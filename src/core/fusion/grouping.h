@@ -3,8 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
-#include <utility>
+#include <span>
 #include <vector>
 
 #include "core/fusion.h"
@@ -18,14 +17,36 @@ struct Group {
   std::vector<NodeId> nodes;  // in graph order
 };
 
+// Every node reading each storage node, directly or through views, in graph
+// order: one flat list for the whole graph (no list per node to allocate).
+struct Users {
+  std::vector<size_t> start;  // per node, and one past the last: where its readers begin in `list`
+  std::vector<NodeId> list;
+  std::span<const NodeId> of(NodeId id) const {
+    const size_t i = static_cast<size_t>(id);
+    return {list.data() + start[i], list.data() + start[i + 1]};
+  }
+};
+
+// Why a tensor crosses HBM into a consumer group's kernel.
+struct CrossingReason {
+  NodeId tensor;
+  int group;
+  Boundary why;
+};
+
 // The groups, and what ordering and measuring need to know of each node.
 struct Grouping {
   std::vector<Group> groups;
   std::vector<int> group_of;      // per node: its group, or -1 (sources, views read through indexing)
   std::vector<NodeId> storage;    // per node: the node whose buffer holds its value (views resolved)
   std::vector<int64_t> numel;     // per node, under the binding
-  std::vector<std::vector<NodeId>> users;  // per storage node: every node reading it, directly or through views
-  std::map<std::pair<NodeId, int>, Boundary> why;  // (tensor, consumer group) -> why it crosses HBM
+  Users users;
+  std::vector<CrossingReason> why;  // sorted by (tensor, group), the first reason recorded for each
+
+  // Why `tensor` crosses into `group`; a crossing with no recorded reason is
+  // a second producer kernel's (one anchor per kernel).
+  Boundary why_crossing(NodeId tensor, int group) const;
 };
 
 Grouping group_nodes(const Graph& g, const FuseOptions& opt, const Binding& bind);

@@ -1,6 +1,6 @@
 #include "core/fusion/measuring.h"
 
-#include <set>
+#include <algorithm>
 #include <string>
 
 namespace fl::fusion {
@@ -9,7 +9,7 @@ namespace {
 
 double node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bind, bool* on_tensor_cores) {
   *on_tensor_cores = false;
-  auto in_numel = [&](size_t i) { return static_cast<double>(numel(g.node(n.inputs[i]).shape).eval(bind)); };
+  auto in_numel = [&](size_t i) { return static_cast<double>(eval_numel(g.node(n.inputs[i]).shape, bind)); };
   switch (n.op) {
     case Op::MatMul:
       *on_tensor_cores = n.dtype != DType::FP32;  // fp32 matmuls run on the vector units
@@ -57,12 +57,14 @@ std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, co
 
   std::vector<Kernel> kernels;
   kernels.reserve(order.size());
+  std::vector<NodeId> read;    // per kernel: the tensors it reads from HBM, each once (a few)
+  std::vector<int> consumers;  // per node: the other groups that read it
   for (int gi : order) {
     const Group& gr = grouping.groups[static_cast<size_t>(gi)];
     Kernel k;
     k.kind = gr.kind;
     k.nodes = gr.nodes;
-    std::set<NodeId> read;
+    read.clear();
     for (NodeId id : gr.nodes) {
       const Node& n = g.node(id);
       k.label += (k.label.empty() ? "" : "+") + node_label(n);
@@ -73,7 +75,8 @@ std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, co
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         if (n.op == Op::KVWrite && i == 0) continue;  // the cache is only written, one row
         NodeId s = grouping.storage[static_cast<size_t>(n.inputs[i])];
-        if (grouping.group_of[static_cast<size_t>(s)] == gi || !read.insert(s).second) continue;
+        if (grouping.group_of[static_cast<size_t>(s)] == gi || std::find(read.begin(), read.end(), s) != read.end()) continue;
+        read.push_back(s);
         // An embedding reads only the rows it gathers, not the table.
         k.reads += n.op == Op::Embedding && i == 0 ? grouping.numel[static_cast<size_t>(id)] * dtype_bytes(g.node(s).dtype)
                                                    : bytes_of(s);
@@ -81,17 +84,18 @@ std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, co
     }
     // Writes: values some other kernel reads, and the graph's outputs.
     for (NodeId id : gr.nodes) {
-      std::set<int> consumers;
-      for (NodeId u : grouping.users[static_cast<size_t>(id)]) {  // includes readers through views
+      consumers.clear();
+      for (NodeId u : grouping.users.of(id)) {  // includes readers through views
         int cg = grouping.group_of[static_cast<size_t>(u)];
-        if (cg >= 0 && cg != gi) consumers.insert(cg);
+        if (cg >= 0 && cg != gi) consumers.push_back(cg);
       }
+      std::sort(consumers.begin(), consumers.end());  // each consumer once, in group order
+      consumers.erase(std::unique(consumers.begin(), consumers.end()), consumers.end());
       bool is_out = is_output[static_cast<size_t>(id)];
       if (consumers.empty() && !is_out) continue;
       k.writes += g.node(id).op == Op::KVWrite ? bytes_of(g.node(id).inputs[1]) : bytes_of(id);
       for (int cg : consumers) {
-        auto it = grouping.why.find({id, cg});
-        k.ends.push_back({id, index_of[static_cast<size_t>(cg)], it != grouping.why.end() ? it->second : Boundary::OneAnchorPerKernel});
+        k.ends.push_back({id, index_of[static_cast<size_t>(cg)], grouping.why_crossing(id, cg)});
       }
       if (is_out) k.ends.push_back({id, -1, Boundary::GraphOutput});
     }

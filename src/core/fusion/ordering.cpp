@@ -1,8 +1,8 @@
 #include "core/fusion/ordering.h"
 
+#include <algorithm>
 #include <functional>
 #include <queue>
-#include <set>
 #include <utility>
 
 namespace fl::fusion {
@@ -10,14 +10,17 @@ namespace fl::fusion {
 std::vector<int> launch_order(const Graph& g, const Grouping& grouping) {
   const std::vector<Group>& groups = grouping.groups;
   const size_t ng = groups.size();
-  std::vector<std::set<int>> deps(ng);
-  for (size_t gi = 0; gi < ng; ++gi)
+  std::vector<std::vector<int>> deps(ng);  // per group: the groups it reads, each once
+  for (size_t gi = 0; gi < ng; ++gi) {
     for (NodeId id : groups[gi].nodes)
       for (NodeId in : g.node(id).inputs) {
         NodeId s = grouping.storage[static_cast<size_t>(in)];
         int src = grouping.group_of[static_cast<size_t>(s)];
-        if (src >= 0 && src != static_cast<int>(gi)) deps[gi].insert(src);
+        if (src >= 0 && src != static_cast<int>(gi)) deps[gi].push_back(src);
       }
+    std::sort(deps[gi].begin(), deps[gi].end());
+    deps[gi].erase(std::unique(deps[gi].begin(), deps[gi].end()), deps[gi].end());
+  }
   std::vector<int> pending(ng);
   std::vector<std::vector<int>> dependents(ng);
   for (size_t gi = 0; gi < ng; ++gi) {
