@@ -3,6 +3,8 @@
 #include <benchmark/benchmark.h>
 
 #include "core/analysis.h"
+#include "core/compiled.h"
+#include "core/sweep.h"
 #include "core/model.h"
 #include "core/partitions.h"
 #include "core/passes/passes.h"
@@ -111,5 +113,63 @@ static void BM_AnalyzeWhole405B(benchmark::State& s) {
   for (auto _ : s) benchmark::DoNotOptimize(analyze(c));
 }
 BENCHMARK(BM_AnalyzeWhole405B)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
+
+// A sweep of one Llama-3.1-8B layer over 64 values of T (prefill) or S
+// (decode): compiled once and costed at each point (the sweep chart, `--sweep`),
+// against tracing and optimising again at each point (how sweeps ran before).
+static void BM_Sweep64(benchmark::State& s) {
+  const bool decode = s.range(0) == 1, once = s.range(1) == 1;
+  AnalysisConfig c = AnalysisConfig::for_demo(decode ? 3 : 2);
+  const SweepKey key = decode ? SweepKey::KvLen : SweepKey::Tokens;
+  const std::vector<int64_t> values = sweep_values(c, {key, 64, 1, 0});
+  for (auto _ : s) {
+    PhaseCompiler compiler;
+    for (int64_t v : values) {
+      swept_field(c, key) = v;
+      if (once) {
+        benchmark::DoNotOptimize(cost_phase(compiler.phase(c, decode), c));
+      } else {
+        benchmark::DoNotOptimize(four_partitions(c.traced_graph(decode), c.binding(), c.hw));
+      }
+    }
+  }
+  s.SetLabel(std::string(decode ? "S" : "T") + (once ? ", compiled once" : ", traced at each point"));
+}
+BENCHMARK(BM_Sweep64)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMillisecond);
+
+// Prefill of the whole Llama-3.1-405B after an edit of T: compiled once, then
+// fused and costed (1), against tracing and optimising again (0).
+static void BM_Whole405BNewT(benchmark::State& s) {
+  const bool once = s.range(0) == 1;
+  AnalysisConfig c = AnalysisConfig::for_demo(2);
+  c.use_model("llama-3.1-405b");
+  c.whole_model = true;
+  const CompiledPhase compiled = compile_phase(c, false);
+  int64_t T = 1;
+  for (auto _ : s) {
+    c.tokens = T = T % 8192 + 1;
+    if (once) {
+      benchmark::DoNotOptimize(cost_phase(compiled, c));
+    } else {
+      benchmark::DoNotOptimize(four_partitions(c.traced_graph(false), c.binding(), c.hw));
+    }
+  }
+  s.SetLabel(once ? "compiled once" : "traced again");
+}
+BENCHMARK(BM_Whole405BNewT)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// What a new T does not cost: tracing and optimising the whole 405B's prefill
+// with T = 2048 (0) or with T a symbol (1).
+static void BM_Compile405B(benchmark::State& s) {
+  AnalysisConfig c = AnalysisConfig::for_demo(2);
+  c.use_model("llama-3.1-405b");
+  c.whole_model = true;
+  for (auto _ : s) {
+    if (s.range(0) == 1) benchmark::DoNotOptimize(compile_phase(c, false));
+    else benchmark::DoNotOptimize(optimize_partitions(c.traced_graph(false)));
+  }
+  s.SetLabel(s.range(0) == 1 ? "T symbolic" : "T = 2048");
+}
+BENCHMARK(BM_Compile405B)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

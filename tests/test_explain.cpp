@@ -36,12 +36,12 @@ TEST_CASE("a pass diff names what was added, rewritten and removed") {
 TEST_CASE("pseudo-kernels show loads, on-chip work and stores") {
   Graph g = prefill_layer(kSmallCfg, 16, 0, ParamMode::shapes());
   Partition p = make_partition(PartitionId::Fused, g, {}, kH100);
-  std::string norm = pseudo_kernel(p.graph, p.kernels[0], 0);
+  std::string norm = pseudo_kernel(*p.graph, p.kernels[0], 0);
   CHECK(norm.find("for row in range(16)") != std::string::npos);
   CHECK(norm.find("load(x)") != std::string::npos);
   CHECK(norm.find("mean(") != std::string::npos);
   CHECK(norm.find("store(") != std::string::npos);
-  std::string q = pseudo_kernel(p.graph, p.kernels[1], 1);
+  std::string q = pseudo_kernel(*p.graph, p.kernels[1], 1);
   CHECK(q.find("dot(") != std::string::npos);
   CHECK(q.find("rot_pairs(") != std::string::npos);
   // One store per tensor written to HBM: the Q kernel writes only the rotated q.

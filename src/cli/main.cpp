@@ -84,7 +84,7 @@ int emit(const Options& o) {
       std::printf("kernel %zu  %s  %s  read %s  written %s  %s\n", i, std::string(kernel_kind_name(k.kind)).c_str(),
                   k.label.c_str(), fmt_bytes(static_cast<double>(k.reads)).c_str(),
                   fmt_bytes(static_cast<double>(k.writes)).c_str(), fmt_time(kernel_time(k, c.hw)).c_str());
-      for (NodeId id : k.nodes) std::printf("    %s\n", node_str(p.graph, id).c_str());
+      for (NodeId id : k.nodes) std::printf("    %s\n", node_str(*p.graph, id).c_str());
       for (const KernelEdge& e : k.ends)
         std::printf("    -> %%%d to %s: %s\n", e.tensor, e.consumer < 0 ? "output" : ("kernel " + std::to_string(e.consumer)).c_str(),
                     std::string(boundary_name(e.why)).c_str());

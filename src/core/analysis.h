@@ -34,10 +34,11 @@ struct AnalysisConfig {
   bool use_model(std::string_view key);
   bool use_hardware(std::string_view key);
   TraceOptions trace_options() const;
-  // The graph demos 2 and 3 analyse: a prefill of `tokens` tokens, or one
-  // decode step whose KV length is the symbol S, bound by binding().
+  // The graph of the phase: a prefill of `tokens` tokens, or one decode step
+  // whose KV length is the symbol S, bound by binding(). (Demos 2 and 3 trace
+  // the prefill with T a symbol too: core/compiled.h.)
   Graph traced_graph(bool decode) const;
-  Binding binding() const { return {{"S", kv_len}}; }
+  Binding binding() const { return {{"S", kv_len}, {"T", tokens}}; }
 };
 
 // Every check of a configuration; throws ConfigError naming the field.

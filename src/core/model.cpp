@@ -116,11 +116,12 @@ Tensor decoder_layer(const LayerCfg& c, const Layer& L, const Step& s, const Ten
 
 // RoPE tables for positions pos0 .. pos0+T-1, built in the graph from two
 // small constants so that constant folding has real work: (T, 1, dh) each.
-std::pair<Tensor, Tensor> rope_tables(Graph& g, const LayerCfg& c, int64_t T, int64_t pos0, bool real, DType act) {
+// A symbolic T has no values (shapes only).
+std::pair<Tensor, Tensor> rope_tables(Graph& g, const LayerCfg& c, Dim T, int64_t pos0, bool real, DType act) {
   Values pos, freq;
   if (real) {
-    auto p = std::make_shared<std::vector<float>>(static_cast<size_t>(T));
-    for (int64_t t = 0; t < T; ++t) (*p)[static_cast<size_t>(t)] = static_cast<float>(pos0 + t);
+    auto p = std::make_shared<std::vector<float>>(static_cast<size_t>(T.constant()));
+    for (int64_t t = 0; t < T.constant(); ++t) (*p)[static_cast<size_t>(t)] = static_cast<float>(pos0 + t);
     auto f = std::make_shared<std::vector<float>>(static_cast<size_t>(c.dh));
     for (int64_t i = 0; i < c.dh; ++i)  // both elements of pair i turn by the same angle
       (*f)[static_cast<size_t>(i)] =
@@ -159,21 +160,31 @@ Tensor model_body(Graph& g, Weights& w, const LayerCfg& c, const TraceOptions& o
   return matmul(n, head);  // (B*T, vocab)
 }
 
-}  // namespace
-
-Graph prefill_layer(const LayerCfg& c, int64_t T, int64_t pos0, ParamMode params, const TraceOptions& o) {
+// Prefill of T tokens per sequence, T a number or the symbol T.
+Graph prefill_graph(const LayerCfg& c, Dim T, int64_t pos0, ParamMode params, const TraceOptions& o) {
   validate(c);
-  validate_tokens("tokens", T, Limits::kMaxTokens);
   validate_options(o);
   Graph g;
   Weights w{g, params, o, Rng(params.seed)};
   auto [cos_t, sin_t] = rope_tables(g, c, T, pos0, params.real, o.act);
   Step s{o.batch, T, cos_t, sin_t, 0, false};
-  Tensor out = model_body(g, w, c, o, Dim(o.batch * T), [&](const Layer& L, const Tensor& in, int64_t) {
+  Tensor out = model_body(g, w, c, o, Dim(o.batch) * T, [&](const Layer& L, const Tensor& in, int64_t) {
     return decoder_layer(c, L, s, in, nullptr);
   });
   g.set_outputs({out.id()});
   return g;
+}
+
+}  // namespace
+
+Graph prefill_layer(const LayerCfg& c, int64_t T, int64_t pos0, ParamMode params, const TraceOptions& o) {
+  validate(c);  // before the tokens: the first error a caller sees
+  validate_tokens("tokens", T, Limits::kMaxTokens);
+  return prefill_graph(c, T, pos0, params, o);
+}
+
+Graph prefill_layer_symbolic(const LayerCfg& c, const TraceOptions& o) {
+  return prefill_graph(c, sym_T(), 0, ParamMode::shapes(), o);
 }
 
 Graph decode_layer(const LayerCfg& c, ParamMode params, const TraceOptions& o) {

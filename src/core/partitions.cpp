@@ -26,35 +26,43 @@ Text partition_text(PartitionId id) {
 }
 
 namespace {
-Partition finish(PartitionId id, Graph g, const Binding& bind, const Hardware& hw) {
+Partition finish(PartitionId id, std::shared_ptr<const Graph> g, const Binding& bind, const Hardware& hw) {
   FuseOptions opt;
   opt.enable = id == PartitionId::Fused || id == PartitionId::FusedFlash;
   Partition p{id, std::move(g), {}, {}};
-  p.kernels = fuse(p.graph, opt, bind);
+  p.kernels = fuse(*p.graph, opt, bind);
   p.cost = graph_cost(p.kernels, hw);
   return p;
 }
+
+std::shared_ptr<const Graph> shared(Graph g) { return std::make_shared<const Graph>(std::move(g)); }
 }  // namespace
 
 Partition make_partition(PartitionId id, const Graph& traced, const Binding& bind, const Hardware& hw) {
   switch (id) {
-    case PartitionId::Eager: return finish(id, traced, bind, hw);
-    case PartitionId::Decomposed: return finish(id, decompose(traced).graph, bind, hw);
-    case PartitionId::Fused: return finish(id, optimize(traced, false), bind, hw);
+    case PartitionId::Eager: return finish(id, shared(traced), bind, hw);
+    case PartitionId::Decomposed: return finish(id, shared(decompose(traced).graph), bind, hw);
+    case PartitionId::Fused: return finish(id, shared(optimize(traced, false)), bind, hw);
     case PartitionId::FusedFlash: break;
   }
-  return finish(id, optimize(traced, true), bind, hw);
+  return finish(id, shared(optimize(traced, true)), bind, hw);
+}
+
+PartitionGraphs optimize_partitions(const Graph& traced) {
+  Graph decomposed = decompose(traced).graph;  // shared by the decomposed and the fused partitions
+  Graph fused = optimize_decomposed(decomposed);
+  return {shared(traced), shared(std::move(decomposed)), shared(std::move(fused)), shared(optimize(traced, true))};
+}
+
+std::vector<Partition> cost_partitions(const PartitionGraphs& graphs, const Binding& bind, const Hardware& hw) {
+  std::vector<Partition> out;
+  out.reserve(graphs.size());
+  for (size_t i = 0; i < graphs.size(); ++i) out.push_back(finish(kAllPartitions[i], graphs[i], bind, hw));
+  return out;
 }
 
 std::vector<Partition> four_partitions(const Graph& traced, const Binding& bind, const Hardware& hw) {
-  Graph decomposed = decompose(traced).graph;  // shared by the decomposed and the fused partitions
-  Graph fused = optimize_decomposed(decomposed);
-  std::vector<Partition> out;
-  out.push_back(finish(PartitionId::Eager, traced, bind, hw));
-  out.push_back(finish(PartitionId::Decomposed, std::move(decomposed), bind, hw));
-  out.push_back(finish(PartitionId::Fused, std::move(fused), bind, hw));
-  out.push_back(finish(PartitionId::FusedFlash, optimize(traced, true), bind, hw));
-  return out;
+  return cost_partitions(optimize_partitions(traced), bind, hw);
 }
 
 }  // namespace fl

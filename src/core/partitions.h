@@ -1,6 +1,8 @@
 // The four partitions the seed compares, built from one traced graph.
 #pragma once
 
+#include <array>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -24,12 +26,20 @@ Text partition_text(PartitionId id);
 
 struct Partition {
   PartitionId id;
-  Graph graph;  // the graph the kernels index into
+  std::shared_ptr<const Graph> graph;  // the graph the kernels index into (shared by every costing of it)
   std::vector<Kernel> kernels;
   GraphCost cost;
 };
 
 Partition make_partition(PartitionId id, const Graph& traced, const Binding& bind, const Hardware& hw);
 std::vector<Partition> four_partitions(const Graph& traced, const Binding& bind, const Hardware& hw);
+
+// The same in two steps, as a compiler with dynamic shapes works: the four
+// graphs are optimised once from a graph traced with symbolic sizes, then
+// fused and costed under each binding of the symbols (grouping and measuring
+// only: the passes do not run again).
+using PartitionGraphs = std::array<std::shared_ptr<const Graph>, std::size(kAllPartitions)>;
+PartitionGraphs optimize_partitions(const Graph& traced);
+std::vector<Partition> cost_partitions(const PartitionGraphs& graphs, const Binding& bind, const Hardware& hw);
 
 }  // namespace fl

@@ -151,5 +151,9 @@ AblationReport ablation_report(const AnalysisConfig& c);         // demo 4; c mu
 OurAblationReport our_ablation_report(const AnalysisConfig& c);  // `fusionlab --ablation`
 PhaseReport prefill_report(const AnalysisConfig& c);  // demo 2; c must be valid
 PhaseReport decode_report(const AnalysisConfig& c);   // demo 3; c must be valid
+// The same from graphs already compiled for c's phase (compiled.compiled_for(c, ...)).
+struct CompiledPhase;
+PhaseReport prefill_report(const AnalysisConfig& c, const CompiledPhase& compiled);
+PhaseReport decode_report(const AnalysisConfig& c, const CompiledPhase& compiled);
 
 }  // namespace fl

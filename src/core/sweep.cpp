@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/compiled.h"
 #include "core/crossings.h"
 
 namespace fl {
@@ -67,12 +68,13 @@ std::vector<int64_t> sweep_values(const AnalysisConfig& c, const SweepRequest& r
   return log_spaced(r.from, r.to > 0 ? r.to : sweep_key_max(r.key), r.points);
 }
 
-SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value) {
+SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value, PhaseCompiler& compiler) {
   AnalysisConfig point = c;
   swept_field(point, key) = value;
   validate(point);
   SweepPoint p{value, {}, {}};
-  const std::vector<Partition> ps = four_partitions(point.traced_graph(c.demo == 3), point.binding(), point.hw);
+  const bool decode = c.demo == 3;
+  const std::vector<Partition> ps = cost_phase(compiler.phase(point, decode), point);
   for (size_t i = 0; i < ps.size(); ++i) {
     p.partitions[i] = ps[i].cost;
     p.matmuls[i] = matmul_times(ps[i].kernels, point.hw);
@@ -82,7 +84,8 @@ SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value) {
 
 Sweep sweep(const AnalysisConfig& c, const SweepRequest& r) {
   Sweep out{r.key, c.demo == 3, c.hw, {}};
-  for (int64_t v : sweep_values(c, r)) out.points.push_back(sweep_point(c, r.key, v));
+  PhaseCompiler compiler;
+  for (int64_t v : sweep_values(c, r)) out.points.push_back(sweep_point(c, r.key, v, compiler));
   return out;
 }
 

@@ -43,8 +43,11 @@ bool update_phase(State& state, bool decode) {
   if (computed == key) return false;
   computed = key;
   guarded(state.layer_error, s.lang, [&] {
-    (decode ? state.results.decode : state.results.prefill) =
-        validated(MakeAnalysisConfig(s, decode ? 3 : 2), decode ? decode_report : prefill_report);
+    const AnalysisConfig c = MakeAnalysisConfig(s, decode ? 3 : 2);
+    validate(c);
+    // A new T or S (a drag), or another GPU, costs the graphs compiled before.
+    const CompiledPhase& compiled = state.compiler.phase(c, decode);
+    (decode ? state.results.decode : state.results.prefill) = decode ? decode_report(c, compiled) : prefill_report(c, compiled);
   });
   return true;
 }

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/compiled.h"
 #include "core/report.h"
 #include "web/settings.h"
 
@@ -26,6 +27,7 @@ struct State {
   Settings settings;
   Settings computed;  // the settings `results` were last computed for
   Results results;
+  PhaseCompiler compiler;  // prefill's and decode's graphs, compiled for the last configuration
   bool has_results = false;
   int results_generation = 0;  // bumped by each Recompute (caches of drawn results)
   double recompute_ms = 0;     // the last Recompute that computed something

@@ -39,7 +39,7 @@ void SweepJob::Advance(const AnalysisConfig& c, SweepKey key, double budget_ms) 
   };
   if (Busy()) do {
       try {
-        building_.points.push_back(sweep_point(config_, key, values_[next_]));
+        building_.points.push_back(sweep_point(config_, key, values_[next_], compiler_));
       } catch (const ConfigError& e) {  // a value the configuration refuses: the sweep ends before it
         error_ = e;
         values_.resize(next_);

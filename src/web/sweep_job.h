@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/compiled.h"
 #include "core/crossings.h"
 #include "core/sweep.h"
 
@@ -38,6 +39,7 @@ class SweepJob {
   std::vector<Crossing> crossings_;
   nlohmann::json json_;
   std::optional<ConfigError> error_;
+  PhaseCompiler compiler_;  // the phase's graphs, compiled once for every T or S swept
 };
 
 }  // namespace fl::web

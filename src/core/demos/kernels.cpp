@@ -15,7 +15,7 @@ template <class Pred>
 int find_kernel(const Partition& p, Pred pred) {
   for (size_t i = 0; i < p.kernels.size(); ++i)
     for (NodeId id : p.kernels[i].nodes)
-      if (pred(p.graph.node(id))) return static_cast<int>(i);
+      if (pred(p.graph->node(id))) return static_cast<int>(i);
   return -1;
 }
 
@@ -23,7 +23,7 @@ int find_kernel(const Partition& p, Pred pred) {
 int projection_kernel(const Partition& p, const std::string& name) {
   return find_kernel(p, [&](const Node& n) {
     if (n.op != Op::MatMul) return false;
-    const std::string& w = p.graph.node(n.inputs[1]).attrs.name;
+    const std::string& w = p.graph->node(n.inputs[1]).attrs.name;
     auto star = w.rfind('*');
     std::string base = star == std::string::npos ? w : w.substr(star + 1);
     auto dot = base.rfind('.');  // whole models: "l0.wq"
@@ -35,7 +35,7 @@ int projection_kernel(const Partition& p, const std::string& name) {
 // removed, and for the last stage the kernel that runs each node.
 std::vector<StageReport> stage_reports(const Graph& traced, const Partition& fused, const Binding& bind) {
   std::vector<StageResult> stages = run_pipeline(traced, {});
-  std::vector<int> kernel_of(fused.graph.size(), -1);
+  std::vector<int> kernel_of(fused.graph->size(), -1);
   for (size_t k = 0; k < fused.kernels.size(); ++k)
     for (NodeId id : fused.kernels[k].nodes) kernel_of[static_cast<size_t>(id)] = static_cast<int>(k);
   std::vector<StageReport> out;
@@ -102,7 +102,7 @@ KernelsReport kernels_report(const AnalysisConfig& c) {
   r.title = tr(Text::Demo1Title, L, {count(c.model.d), count(c.tokens)});
   for (size_t i = 0; i < fused.kernels.size(); ++i) {
     KernelReport k = kernel_report(fused, i, c.hw, L, true);
-    k.code = pseudo_kernel(fused.graph, fused.kernels[i], static_cast<int>(i));
+    k.code = pseudo_kernel(*fused.graph, fused.kernels[i], static_cast<int>(i));
     r.kernels.push_back(std::move(k));
   }
 
@@ -112,7 +112,7 @@ KernelsReport kernels_report(const AnalysisConfig& c) {
   int down = projection_kernel(fused, "w_down");
   int attn = find_kernel(fused, [](const Node& n) { return n.op == Op::Attention; });
   int views = 0;
-  for (const Node& n : fused.graph.nodes()) views += op_kind(n.op) == OpKind::View;
+  for (const Node& n : fused.graph->nodes()) views += op_kind(n.op) == OpKind::View;
 
   std::vector<Observation>& obs = r.observations;
   if (norm >= 0) {

@@ -20,7 +20,7 @@ std::string num(int64_t n) { return fmt_count(static_cast<double>(n)); }
 int64_t fusion_saving_outside_attention(const Partition& flash, const AnalysisConfig& c) {
   FuseOptions unfused;
   unfused.enable = false;
-  return graph_cost(fuse(flash.graph, unfused, c.binding()), c.hw).bytes - flash.cost.bytes;
+  return graph_cost(fuse(*flash.graph, unfused, c.binding()), c.hw).bytes - flash.cost.bytes;
 }
 
 Observation prefill_decomposed(const AnalysisConfig& c, const Partition& eager, const Partition& dec) {
@@ -35,7 +35,7 @@ Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition
   const Partition &dec = ps[1], &fused = ps[2], &flash = ps[3];
   const int64_t T = c.tokens, saved = dec.cost.bytes - fused.cost.bytes;
   if (share(saved, dec.cost.bytes) < Claim::kSmall) {
-    const int64_t weights = parameter_bytes(ps[0].graph);
+    const int64_t weights = parameter_bytes(*ps[0].graph);
     return {"prefill_fusion_barely_cuts_traffic",
             tr(Text::ObsPrefillFusionBarely, c.lang,
                {fb(dec.cost.bytes), fb(fused.cost.bytes), fmt_percent(share(weights, fused.cost.bytes))})};

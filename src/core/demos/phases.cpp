@@ -2,6 +2,7 @@
 // prefill and in decode.
 #include <algorithm>
 
+#include "core/compiled.h"
 #include "core/demos/demos.h"
 #include "core/demos/observations.h"
 #include "core/units.h"
@@ -11,17 +12,20 @@ namespace fl {
 namespace demos {
 
 std::vector<Partition> phase_partitions(const AnalysisConfig& c, bool decode) {
-  return four_partitions(c.traced_graph(decode), c.binding(), c.hw);
+  return cost_phase(compile_phase(c, decode), c);
 }
 
 }  // namespace demos
 
 using namespace demos;
 
-PhaseReport prefill_report(const AnalysisConfig& c) {
+PhaseReport prefill_report(const AnalysisConfig& c) { return prefill_report(c, compile_phase(c, false)); }
+PhaseReport decode_report(const AnalysisConfig& c) { return decode_report(c, compile_phase(c, true)); }
+
+PhaseReport prefill_report(const AnalysisConfig& c, const CompiledPhase& compiled) {
   Lang L = c.lang;
   const int64_t T = c.tokens;
-  std::vector<Partition> ps = phase_partitions(c, false);
+  std::vector<Partition> ps = cost_phase(compiled, c);
   const Partition& fused = ps[2];
 
   PhaseReport r;
@@ -44,10 +48,10 @@ PhaseReport prefill_report(const AnalysisConfig& c) {
   return r;
 }
 
-PhaseReport decode_report(const AnalysisConfig& c) {
+PhaseReport decode_report(const AnalysisConfig& c, const CompiledPhase& compiled) {
   Lang L = c.lang;
   const int64_t S = c.kv_len;
-  std::vector<Partition> ps = phase_partitions(c, true);
+  std::vector<Partition> ps = cost_phase(compiled, c);
 
   PhaseReport r;
   r.demo = 3;
@@ -55,7 +59,7 @@ PhaseReport decode_report(const AnalysisConfig& c) {
   r.title = tr(Text::Demo3Title, L, {c.whole_model || c.batch > 1 ? workload_name(c, L) : std::string(tr(Text::SameLayer, L)),
                                      count(S)});
   const int64_t traced_layers = c.whole_model ? c.layers : 1;
-  r.weight_bytes = parameter_bytes(ps[0].graph);  // the eager partition runs the traced graph
+  r.weight_bytes = parameter_bytes(*ps[0].graph);  // the eager partition runs the traced graph
   r.kv_cache_bytes = kv_cache_bytes(c.model, traced_layers, c.batch, S, c.act);
   r.observations = decode_observations(c, ps, r.weight_bytes, r.kv_cache_bytes);
   r.memory = memory_report(c, S);

@@ -1,0 +1,45 @@
+// Compile once, cost many: a phase's four partition graphs, traced with the
+// size that changes most as a symbol (T in prefill, S in decode) and optimised
+// once, then fused and costed under any value of it. A student dragging T, or
+// a sweep of 64 values of S, runs the passes once.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "core/analysis.h"
+#include "core/partitions.h"
+
+namespace fl {
+
+struct CompiledPhase {
+  bool decode = false;
+  LayerCfg model;
+  TraceOptions options;  // batch, dtypes, the whole model or one layer
+  PartitionGraphs graphs;
+
+  // Whether the graphs are those of `c`'s phase: everything the trace depends
+  // on is the same (T, S and the GPU are bound later).
+  bool compiled_for(const AnalysisConfig& c, bool decode_phase) const;
+};
+
+CompiledPhase compile_phase(const AnalysisConfig& c, bool decode);
+
+// The four partitions of `c`'s phase from graphs compiled for it: fused and
+// costed under c.binding() on c.hw.
+std::vector<Partition> cost_phase(const CompiledPhase& compiled, const AnalysisConfig& c);
+
+// The last prefill and decode compiled, kept until what their trace depends on
+// changes (the page's edits and sweeps hold one).
+class PhaseCompiler {
+ public:
+  const CompiledPhase& phase(const AnalysisConfig& c, bool decode);
+  int compilations() const { return compilations_; }  // how often the passes ran (tests)
+
+ private:
+  std::array<std::optional<CompiledPhase>, 2> last_;  // prefill, decode
+  int compilations_ = 0;
+};
+
+}  // namespace fl

@@ -1,0 +1,93 @@
+// Compile once, cost many: graphs traced with T as a symbol and optimised once
+// give, under any T, the kernels a trace at that T gives; a sweep of T or S
+// runs the passes once.
+#include <catch2/catch.hpp>
+
+#include "core/compiled.h"
+#include "core/model.h"
+#include "core/settings.h"
+#include "core/sweep.h"
+
+using namespace fl;
+
+namespace {
+
+void check_same(const Partition& concrete, const Partition& compiled) {
+  REQUIRE(compiled.kernels.size() == concrete.kernels.size());
+  for (size_t k = 0; k < concrete.kernels.size(); ++k) {
+    const Kernel &a = concrete.kernels[k], &b = compiled.kernels[k];
+    INFO("kernel " << k << " " << a.label);
+    CHECK(b.label == a.label);
+    CHECK(b.kind == a.kind);
+    CHECK(b.reads == a.reads);
+    CHECK(b.writes == a.writes);
+    CHECK(b.flops() == a.flops());
+    CHECK(b.ends.size() == a.ends.size());
+  }
+  CHECK(compiled.cost.t_total == concrete.cost.t_total);
+}
+
+}  // namespace
+
+TEST_CASE("prefill compiled with a symbolic T gives the kernels of a trace at each T") {
+  // T = 1 (one row), sizes equal to the model's own (d, f, the KV width), odd and large ones:
+  // wherever two iteration spaces could coincide, the decisions must still be the same.
+  const std::vector<std::vector<Setting>> configs = {
+      {{"model", "small"}},
+      {{"model", "llama-3.1-8b"}, {"batch", "3"}},
+      {{"model", "llama-3.1-8b"}, {"weights_dtype", "fp8"}},
+      {{"model", "llama-3.1-70b"}, {"layers", "2"}},
+      {{"model", "small"}, {"layers", "all"}, {"tied_embeddings", "1"}},
+  };
+  for (const auto& settings : configs) {
+    AnalysisConfig c = config_from_settings(settings);
+    const CompiledPhase compiled = compile_phase(c, false);
+    for (int64_t T : {1, 2, 3, 16, 32, 64, 127, 128, 512, 1024, 2048, 4096, 8192, 14336, 28672}) {
+      c.tokens = T;
+      INFO(c.model_key << " batch " << c.batch << (c.whole_model ? " whole model" : " one layer") << ", T = " << T);
+      const std::vector<Partition> concrete = four_partitions(c.traced_graph(false), c.binding(), c.hw);
+      const std::vector<Partition> costed = cost_phase(compiled, c);
+      REQUIRE(compiled.compiled_for(c, false));
+      for (size_t p = 0; p < concrete.size(); ++p) {
+        INFO(partition_key(concrete[p].id));
+        check_same(concrete[p], costed[p]);
+      }
+    }
+  }
+}
+
+TEST_CASE("a compiled phase is kept until what its trace depends on changes") {
+  AnalysisConfig c = config_from_settings({{"demo", "2"}});
+  PhaseCompiler compiler;
+  compiler.phase(c, false);
+  c.tokens = 8192;
+  c.kv_len = 100;
+  c.use_hardware("b200");
+  compiler.phase(c, false);
+  CHECK(compiler.compilations() == 1);  // T, S and the GPU are bound when costing
+  compiler.phase(c, true);
+  CHECK(compiler.compilations() == 2);  // decode is its own graph
+  compiler.phase(c, false);
+  CHECK(compiler.compilations() == 2);  // and the prefill is still kept beside it
+  for (auto change : std::vector<std::pair<const char*, void (*)(AnalysisConfig&)>>{
+           {"batch", [](AnalysisConfig& x) { x.batch = 2; }},
+           {"dtype", [](AnalysisConfig& x) { x.weights = DType::FP8; }},
+           {"model", [](AnalysisConfig& x) { x.model.f += 128; }},
+           {"layers", [](AnalysisConfig& x) { x.whole_model = true; }}}) {
+    INFO(change.first);
+    AnalysisConfig changed = c;
+    change.second(changed);
+    const int before = compiler.compilations();
+    compiler.phase(changed, false);
+    CHECK(compiler.compilations() == before + 1);
+  }
+}
+
+TEST_CASE("a sweep of T compiles the prefill once, a sweep of the batch each point") {
+  const AnalysisConfig c = config_from_settings({{"demo", "2"}});
+  PhaseCompiler tokens, batch;
+  for (int64_t v : sweep_values(c, {SweepKey::Tokens, 16, 1, 0})) sweep_point(c, SweepKey::Tokens, v, tokens);
+  CHECK(tokens.compilations() == 1);
+  for (int64_t v : sweep_values(c, {SweepKey::Batch, 16, 1, 0})) sweep_point(c, SweepKey::Batch, v, batch);
+  CHECK(batch.compilations() == 16);
+}
