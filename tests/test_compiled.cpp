@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include "core/compiled.h"
+#include "core/fusion/plan.h"
 #include "core/model.h"
 #include "core/settings.h"
 #include "core/sweep.h"
+#include "core/trace.h"
 
 using namespace fl;
 
@@ -90,4 +92,35 @@ TEST_CASE("a sweep of T compiles the prefill once, a sweep of the batch each poi
   CHECK(tokens.compilations() == 1);
   for (int64_t v : sweep_values(c, {SweepKey::Batch, 16, 1, 0})) sweep_point(c, SweepKey::Batch, v, batch);
   CHECK(batch.compilations() == 16);
+}
+
+TEST_CASE("a fusion decision that depends on a size is guarded: where the guard fails, the graph is fused anew") {
+  // a = exp(x) loops over 8·T elements; b = a (as T×8×1) + z (1×1×S) over 8·T·S. b joins a's kernel
+  // only where the two loops are the same size: at S = 1.
+  Graph g;
+  const Dim T = Dim::symbol("T"), S = Dim::symbol("S");
+  Tensor x(&g, g.input("x", {T, 8})), z(&g, g.input("z", {1, 1, S}));
+  Tensor a = exp(x);
+  Tensor b = reshape(a, {T, 8, 1}) + z;
+  g.set_outputs({a.id(), b.id()});
+
+  const FusionPlan plan = plan_fusion(g, {}, {{"T", 16}, {"S", 4}});
+  CHECK(!plan.grouping.guards.empty());
+  for (int64_t t : {1, 16, 100})
+    for (int64_t s : {1, 2, 4, 64}) {
+      const Binding bind{{"T", t}, {"S", s}};
+      INFO("T = " << t << ", S = " << s);
+      const std::vector<Kernel> planned = fuse_planned(g, plan, bind), fresh = fuse(g, {}, bind);
+      CHECK(planned.size() == (s == 1 ? 1u : 2u));
+      REQUIRE(planned.size() == fresh.size());
+      for (size_t k = 0; k < fresh.size(); ++k) {
+        CHECK(planned[k].label == fresh[k].label);
+        CHECK(planned[k].reads == fresh[k].reads);
+        CHECK(planned[k].writes == fresh[k].writes);
+      }
+    }
+  // Planned at S = 1, the guard fails everywhere else, and the fusion there is the fresh one.
+  const FusionPlan joined = plan_fusion(g, {}, {{"T", 4}, {"S", 1}});
+  CHECK(fuse_planned(g, joined, {{"T", 4}, {"S", 3}}).size() == 2);
+  CHECK(fuse_planned(g, joined, {{"T", 9}, {"S", 1}}).size() == 1);
 }

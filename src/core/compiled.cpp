@@ -11,11 +11,22 @@ bool CompiledPhase::compiled_for(const AnalysisConfig& c, bool decode_phase) con
 CompiledPhase compile_phase(const AnalysisConfig& c, bool decode) {
   const TraceOptions options = c.trace_options();
   const Graph traced = decode ? decode_layer(c.model, ParamMode::shapes(), options) : prefill_layer_symbolic(c.model, options);
-  return {decode, c.model, options, optimize_partitions(traced)};
+  CompiledPhase out{decode, c.model, options, optimize_partitions(traced), {}};
+  for (size_t i = 0; i < out.graphs.size(); ++i)
+    out.plans[i] = plan_fusion(*out.graphs[i], partition_fuse_options(kAllPartitions[i]), c.binding());
+  return out;
 }
 
 std::vector<Partition> cost_phase(const CompiledPhase& compiled, const AnalysisConfig& c) {
-  return cost_partitions(compiled.graphs, c.binding(), c.hw);
+  const Binding bind = c.binding();
+  std::vector<Partition> out;
+  out.reserve(compiled.graphs.size());
+  for (size_t i = 0; i < compiled.graphs.size(); ++i) {
+    Partition p{kAllPartitions[i], compiled.graphs[i], fuse_planned(*compiled.graphs[i], compiled.plans[i], bind), {}};
+    p.cost = graph_cost(p.kernels, c.hw);
+    out.push_back(std::move(p));
+  }
+  return out;
 }
 
 const CompiledPhase& PhaseCompiler::phase(const AnalysisConfig& c, bool decode) {

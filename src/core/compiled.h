@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/analysis.h"
+#include "core/fusion/plan.h"
 #include "core/partitions.h"
 
 namespace fl {
@@ -18,6 +19,7 @@ struct CompiledPhase {
   LayerCfg model;
   TraceOptions options;  // batch, dtypes, the whole model or one layer
   PartitionGraphs graphs;
+  std::array<FusionPlan, std::size(kAllPartitions)> plans;  // each graph's fusion, planned at the compiling binding
 
   // Whether the graphs are those of `c`'s phase: everything the trace depends
   // on is the same (T, S and the GPU are bound later).
@@ -26,8 +28,9 @@ struct CompiledPhase {
 
 CompiledPhase compile_phase(const AnalysisConfig& c, bool decode);
 
-// The four partitions of `c`'s phase from graphs compiled for it: fused and
-// costed under c.binding() on c.hw.
+// The four partitions of `c`'s phase from graphs compiled for it: measured
+// and costed under c.binding() on c.hw (fused anew only where a plan's guard
+// fails there).
 std::vector<Partition> cost_phase(const CompiledPhase& compiled, const AnalysisConfig& c);
 
 // The last prefill and decode compiled, kept until what their trace depends on

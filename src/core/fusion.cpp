@@ -49,7 +49,7 @@ Text boundary_text(Boundary b) { return kBoundaryInfo[static_cast<size_t>(b)].te
 
 std::vector<Kernel> fuse(const Graph& g, const FuseOptions& opt, const Binding& bind) {
   const fusion::Grouping grouping = fusion::group_nodes(g, opt, bind);
-  return fusion::measure_kernels(g, grouping, fusion::launch_order(g, grouping), bind);
+  return fusion::measure_kernels(g, grouping, fusion::launch_order(g, grouping), grouping.numel, bind);
 }
 
 }  // namespace fl

@@ -27,16 +27,20 @@ Text partition_text(PartitionId id) {
 
 namespace {
 Partition finish(PartitionId id, std::shared_ptr<const Graph> g, const Binding& bind, const Hardware& hw) {
-  FuseOptions opt;
-  opt.enable = id == PartitionId::Fused || id == PartitionId::FusedFlash;
   Partition p{id, std::move(g), {}, {}};
-  p.kernels = fuse(*p.graph, opt, bind);
+  p.kernels = fuse(*p.graph, partition_fuse_options(id), bind);
   p.cost = graph_cost(p.kernels, hw);
   return p;
 }
 
 std::shared_ptr<const Graph> shared(Graph g) { return std::make_shared<const Graph>(std::move(g)); }
 }  // namespace
+
+FuseOptions partition_fuse_options(PartitionId id) {
+  FuseOptions opt;
+  opt.enable = id == PartitionId::Fused || id == PartitionId::FusedFlash;
+  return opt;
+}
 
 Partition make_partition(PartitionId id, const Graph& traced, const Binding& bind, const Hardware& hw) {
   switch (id) {

@@ -42,4 +42,7 @@ using PartitionGraphs = std::array<std::shared_ptr<const Graph>, std::size(kAllP
 PartitionGraphs optimize_partitions(const Graph& traced);
 std::vector<Partition> cost_partitions(const PartitionGraphs& graphs, const Binding& bind, const Hardware& hw);
 
+// The fusion options of a partition (fused or one kernel per op).
+FuseOptions partition_fuse_options(PartitionId id);
+
 }  // namespace fl

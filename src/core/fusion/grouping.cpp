@@ -34,10 +34,9 @@ KernelKind kind_of_node(Op op) {
 class Partitioner {
  public:
   Partitioner(const Graph& g, const FuseOptions& opt, const Binding& bind)
-      : g_(g), opt_(opt), numel_(g.size()), storage_(g.size()), group_of_(g.size(), -1) {
+      : g_(g), opt_(opt), numel_(node_numels(g, bind)), storage_(g.size()), group_of_(g.size(), -1) {
     for (size_t i = 0; i < g.size(); ++i) {
       const Node& n = g.nodes()[i];
-      numel_[i] = eval_numel(n.shape, bind);
       storage_[i] = free_view(static_cast<NodeId>(i)) ? storage_[static_cast<size_t>(n.inputs[0])] : static_cast<NodeId>(i);
     }
     // Readers per storage node: counted, then filled in graph order.
@@ -75,15 +74,21 @@ class Partitioner {
   mutable std::vector<int> seen_;      // depends_on's walks: the stamp of the last walk that reached each node
   mutable int walk_ = 0;
   mutable std::vector<NodeId> stack_;  // depends_on's work list, kept between walks
+  mutable std::vector<ExtentGuard> guards_;  // each comparison of extents, as made
 
   bool is_compute(NodeId s) const { return group_of_[static_cast<size_t>(s)] >= 0; }
 
-  // Rows and row length of a reduction's input.
-  std::pair<int64_t, int64_t> row_space(NodeId id) const {
+  // The space and the rows a reduction loops over: its input's.
+  std::pair<Extent, Extent> row_space(NodeId id) const {
     NodeId in = g_.node(id).inputs[0];
-    int64_t m = numel_[static_cast<size_t>(in)];
-    const Dim& last = g_.node(in).shape.back();
-    return {m, last.is_constant() && last.constant() > 0 ? m / last.constant() : 0};
+    return {Extent{in, false}, Extent{in, true}};
+  }
+
+  // Compares two extents under the binding, and keeps the comparison as a guard.
+  bool same(Extent a, Extent b) const {
+    const bool equal = extent_value(g_, numel_, a) == extent_value(g_, numel_, b);
+    guards_.push_back({a, b, equal});
+    return equal;
   }
 
   // Whether `id` can join group `gi`, or the reason it cannot.
@@ -97,12 +102,12 @@ class Partitioner {
   }
 
   bool spaces_match(SpaceMatch match, const Group& gr, NodeId id) const {
-    const int64_t n = numel_[static_cast<size_t>(id)];
+    const Extent n{id, false};
     switch (match) {
-      case SpaceMatch::SameSpace: return n == gr.space;
-      case SpaceMatch::SpaceOrRows: return n == gr.space || n == gr.rows;
-      case SpaceMatch::ReducesSpace: return row_space(id).first == gr.space;
-      case SpaceMatch::SameRows: return row_space(id) == std::pair(gr.space, gr.rows);
+      case SpaceMatch::SameSpace: return same(n, gr.space);
+      case SpaceMatch::SpaceOrRows: return same(n, gr.space) || same(n, gr.rows);
+      case SpaceMatch::ReducesSpace: return same(row_space(id).first, gr.space);
+      case SpaceMatch::SameRows: return same(row_space(id).first, gr.space) && same(row_space(id).second, gr.rows);
     }
     return false;
   }
@@ -175,7 +180,7 @@ class Partitioner {
     }
     if (chosen < 0) {
       chosen = static_cast<int>(groups_.size());
-      Group gr{kind_of_node(n.op), numel_[static_cast<size_t>(id)], 0, {}};
+      Group gr{kind_of_node(n.op), Extent{id, false}, Extent{}, {}};
       if (kind(id) == OpKind::Reduction) std::tie(gr.space, gr.rows) = row_space(id);
       groups_.push_back(gr);
     } else if (kind(id) == OpKind::Reduction) {
@@ -217,6 +222,26 @@ Boundary Grouping::why_crossing(NodeId tensor, int group) const {
   return it != why.end() && it->tensor == tensor && it->group == group ? it->why : Boundary::OneAnchorPerKernel;
 }
 
+std::vector<int64_t> node_numels(const Graph& g, const Binding& bind) {
+  std::vector<int64_t> out(g.size());
+  for (size_t i = 0; i < g.size(); ++i) out[i] = eval_numel(g.nodes()[i].shape, bind);
+  return out;
+}
+
+int64_t extent_value(const Graph& g, const std::vector<int64_t>& numel, Extent e) {
+  if (e.node < 0) return 0;
+  const int64_t m = numel[static_cast<size_t>(e.node)];
+  if (!e.rows) return m;
+  const Dim& last = g.node(e.node).shape.back();
+  return last.is_constant() && last.constant() > 0 ? m / last.constant() : 0;
+}
+
+bool guards_hold(const Graph& g, const Grouping& grouping, const std::vector<int64_t>& numel) {
+  for (const ExtentGuard& guard : grouping.guards)
+    if ((extent_value(g, numel, guard.a) == extent_value(g, numel, guard.b)) != guard.equal) return false;
+  return true;
+}
+
 Grouping group_nodes(const Graph& g, const FuseOptions& opt, const Binding& bind) {
   Partitioner p(g, opt, bind);
   p.run();
@@ -226,7 +251,7 @@ Grouping group_nodes(const Graph& g, const FuseOptions& opt, const Binding& bind
                            [](const CrossingReason& a, const CrossingReason& b) { return !before(a, b) && !before(b, a); }),
                p.why_.end());
   return {std::move(p.groups_), std::move(p.group_of_), std::move(p.storage_), std::move(p.numel_), std::move(p.users_),
-          std::move(p.why_)};
+          std::move(p.why_), std::move(p.guards_)};
 }
 
 }  // namespace fl::fusion

@@ -10,10 +10,25 @@
 
 namespace fl::fusion {
 
+// A loop extent the grouping compares: a node's element count, or its rows
+// (the count over its last dimension); no node: zero.
+struct Extent {
+  NodeId node = -1;
+  bool rows = false;
+};
+
+// One comparison of two extents that decided the grouping, and its outcome:
+// under another binding, the same grouping holds while every guard does
+// (Inductor's guards on dynamic shapes).
+struct ExtentGuard {
+  Extent a, b;
+  bool equal;
+};
+
 struct Group {
   KernelKind kind;
-  int64_t space = 0;  // numel of the loop: matmul output, pointwise output, or a reduction's input
-  int64_t rows = 0;   // rowwise: number of rows
+  Extent space;  // the loop: matmul output, pointwise output, or a reduction's input
+  Extent rows;   // rowwise: its rows
   std::vector<NodeId> nodes;  // in graph order
 };
 
@@ -43,6 +58,7 @@ struct Grouping {
   std::vector<int64_t> numel;     // per node, under the binding
   Users users;
   std::vector<CrossingReason> why;  // sorted by (tensor, group), the first reason recorded for each
+  std::vector<ExtentGuard> guards;  // every extent comparison made, in order
 
   // Why `tensor` crosses into `group`; a crossing with no recorded reason is
   // a second producer kernel's (one anchor per kernel).
@@ -50,5 +66,11 @@ struct Grouping {
 };
 
 Grouping group_nodes(const Graph& g, const FuseOptions& opt, const Binding& bind);
+
+// Every node's element count under `bind`.
+std::vector<int64_t> node_numels(const Graph& g, const Binding& bind);
+int64_t extent_value(const Graph& g, const std::vector<int64_t>& numel, Extent e);
+// Whether each of the grouping's comparisons comes out the same with these counts.
+bool guards_hold(const Graph& g, const Grouping& grouping, const std::vector<int64_t>& numel);
 
 }  // namespace fl::fusion

@@ -42,14 +42,14 @@ std::string node_label(const Node& n) {
 }  // namespace
 
 std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order,
-                                    const Binding& bind) {
+                                    const std::vector<int64_t>& numel, const Binding& bind) {
   std::vector<int> index_of(grouping.groups.size(), -1);  // group -> its kernel's place in the order
   for (size_t i = 0; i < order.size(); ++i) index_of[static_cast<size_t>(order[i])] = static_cast<int>(i);
 
   auto bytes_of = [&](NodeId s) -> int64_t {
     const Node& n = g.node(s);
     if (n.shape.empty()) return 0;  // scalars are immediates in the kernel's code
-    return grouping.numel[static_cast<size_t>(s)] * dtype_bytes(n.dtype);
+    return numel[static_cast<size_t>(s)] * dtype_bytes(n.dtype);
   };
 
   std::vector<char> is_output(g.size(), 0);
@@ -69,16 +69,16 @@ std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, co
       const Node& n = g.node(id);
       k.label += (k.label.empty() ? "" : "+") + node_label(n);
       bool tc = false;
-      double f = node_flops(g, n, grouping.numel[static_cast<size_t>(id)], bind, &tc);
+      double f = node_flops(g, n, numel[static_cast<size_t>(id)], bind, &tc);
       (tc ? k.matmul_flops : k.other_flops) += f;
-      if (n.op == Op::Attention) k.other_flops += attention_softmax_flops(g, n, grouping.numel[static_cast<size_t>(id)], bind);
+      if (n.op == Op::Attention) k.other_flops += attention_softmax_flops(g, n, numel[static_cast<size_t>(id)], bind);
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         if (n.op == Op::KVWrite && i == 0) continue;  // the cache is only written, one row
         NodeId s = grouping.storage[static_cast<size_t>(n.inputs[i])];
         if (grouping.group_of[static_cast<size_t>(s)] == gi || std::find(read.begin(), read.end(), s) != read.end()) continue;
         read.push_back(s);
         // An embedding reads only the rows it gathers, not the table.
-        k.reads += n.op == Op::Embedding && i == 0 ? grouping.numel[static_cast<size_t>(id)] * dtype_bytes(g.node(s).dtype)
+        k.reads += n.op == Op::Embedding && i == 0 ? numel[static_cast<size_t>(id)] * dtype_bytes(g.node(s).dtype)
                                                    : bytes_of(s);
       }
     }

@@ -9,7 +9,9 @@
 
 namespace fl::fusion {
 
+// `numel`: every node's element count under `bind` (the grouping's own, or
+// another binding's under which the grouping's guards hold).
 std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order,
-                                    const Binding& bind);
+                                    const std::vector<int64_t>& numel, const Binding& bind);
 
 }  // namespace fl::fusion

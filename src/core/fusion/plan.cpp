@@ -1,0 +1,20 @@
+#include "core/fusion/plan.h"
+
+#include "core/fusion/measuring.h"
+#include "core/fusion/ordering.h"
+
+namespace fl {
+
+FusionPlan plan_fusion(const Graph& g, const FuseOptions& opt, const Binding& bind) {
+  FusionPlan plan{opt, fusion::group_nodes(g, opt, bind), {}};
+  plan.order = fusion::launch_order(g, plan.grouping);
+  return plan;
+}
+
+std::vector<Kernel> fuse_planned(const Graph& g, const FusionPlan& plan, const Binding& bind) {
+  const std::vector<int64_t> numel = fusion::node_numels(g, bind);
+  if (!fusion::guards_hold(g, plan.grouping, numel)) return fuse(g, plan.options, bind);
+  return fusion::measure_kernels(g, plan.grouping, plan.order, numel, bind);
+}
+
+}  // namespace fl

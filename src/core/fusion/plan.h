@@ -1,0 +1,25 @@
+// A fusion decided once and reused under other bindings of its graph's
+// symbols: the groups, their launch order, and the guards (the extent
+// comparisons that decided them). Costing a new T or S then only measures.
+#pragma once
+
+#include <vector>
+
+#include "core/fusion/grouping.h"
+
+namespace fl {
+
+struct FusionPlan {
+  FuseOptions options;
+  fusion::Grouping grouping;
+  std::vector<int> order;
+};
+
+FusionPlan plan_fusion(const Graph& g, const FuseOptions& opt, const Binding& bind);
+
+// fuse(g, plan.options, bind): the plan's groups measured under `bind` when
+// every guard holds there, else a fusion decided anew (say T = 1 makes two
+// loops the same size that were not).
+std::vector<Kernel> fuse_planned(const Graph& g, const FusionPlan& plan, const Binding& bind);
+
+}  // namespace fl
