@@ -10,6 +10,10 @@
 //                                         weights_dtype, matmul_tflops, other_tflops,
 //                                         bandwidth_tbs, launch_us, graph_launch_us, memory_gb.
 //                                         Throws an Error (with .field, the key) if invalid.
+//   fusionlab.sweep({demo: 2, sweep: "tokens", points: 64, from: 1, to: 131072, ...config})
+//                                         the object `fusionlab --sweep tokens --json ...` prints:
+//                                         the four partitions at each point, and where the picture
+//                                         changes. sweep: tokens (prefill), kv_len (decode) or batch.
 //   fusionlab.getState()                  {view, lang, model, tokens, ...} as in the URL
 //   fusionlab.setState({view: "decode", kv_len: 8192})
 //                                         applies all keys or, if one is invalid, none (throws)
@@ -19,7 +23,7 @@
 
   const FONT_URL = "fonts/ui-font.otf";
   const CALLS = {
-    analyze: "apiAnalyze", getState: "apiGetState", setState: "apiSetState",
+    analyze: "apiAnalyze", sweep: "apiSweep", getState: "apiGetState", setState: "apiSetState",
     throwNextFrame: "apiThrowNextFrame", messages: "apiMessages", typeNumber: "apiTypeNumber",
   };
 
@@ -196,6 +200,10 @@
     analyze: (config) => {
       if (config !== undefined && !isObject(config)) throw new TypeError("fusionlab.analyze(config): config must be an object");
       return call("analyze", config ?? {});
+    },
+    sweep: (config) => {
+      if (config !== undefined && !isObject(config)) throw new TypeError("fusionlab.sweep(config): config must be an object");
+      return call("sweep", config ?? {});
     },
     getState: () => call("getState"),
     setState: (state) => {

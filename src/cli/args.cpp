@@ -94,10 +94,9 @@ Options parse_args(const std::vector<std::string>& args) {
     else if (opt == "--sweep") {
       const std::string name = take();
       if (!o.sweep) o.sweep = SweepRequest{};
-      bool known = false;
-      for (SweepKey k : kSweepKeys)
-        if (sweep_key_name(k) == name) o.sweep->key = k, known = true;
-      if (!known) throw UsageError("--sweep: unknown key '" + name + "' (tokens, kv_len or batch)");
+      const std::optional<SweepKey> key = sweep_key_named(name);
+      if (!key) throw UsageError("--sweep: unknown key '" + name + "' (tokens, kv_len or batch)");
+      o.sweep->key = *key;
     } else if (opt == "--points" || opt == "--from" || opt == "--to") {
       const std::string v = take();
       pending_sweep.push_back({opt, v});

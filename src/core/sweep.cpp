@@ -16,6 +16,12 @@ std::string_view sweep_key_name(SweepKey k) {
   return "";
 }
 
+std::optional<SweepKey> sweep_key_named(std::string_view name) {
+  for (SweepKey k : kSweepKeys)
+    if (sweep_key_name(k) == name) return k;
+  return std::nullopt;
+}
+
 int64_t sweep_key_max(SweepKey k) {
   switch (k) {
     case SweepKey::Tokens: return Limits::kMaxTokens;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace fl {
 enum class SweepKey { Tokens, KvLen, Batch };
 inline constexpr SweepKey kSweepKeys[] = {SweepKey::Tokens, SweepKey::KvLen, SweepKey::Batch};
 std::string_view sweep_key_name(SweepKey k);  // "tokens", "kv_len", "batch": the settings' keys
+std::optional<SweepKey> sweep_key_named(std::string_view name);  // the key of that name, if any
 int64_t sweep_key_max(SweepKey k);            // the key's largest valid value (config.h's Limits)
 
 // The configuration's field a key sweeps (c.tokens, c.kv_len, c.batch).

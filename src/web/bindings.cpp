@@ -7,7 +7,10 @@
 
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <exception>
+
+#include "core/sweep.h"
 
 namespace fl::web {
 
@@ -37,6 +40,32 @@ std::string analyze_json(const std::string& config_text) {
     return error_reply(e.what(), ErrorOf(e, Lang::En).field);
   } catch (const std::exception& e) {
     return error_reply(std::string("analyze(config): ") + e.what());
+  }
+}
+
+// sweep({demo: 2, sweep: "tokens", points: 64, from: 1, to: 131072, ...config}):
+// what `fusionlab --demo 2 --sweep tokens --json ...` prints. points, from and
+// to are optional (64 points from 1 to the key's maximum).
+std::string sweep_json_call(const std::string& text) {
+  json j = parse_object(text);
+  SweepRequest request;
+  const json key = j.value("sweep", json("tokens"));
+  const std::optional<SweepKey> named = key.is_string() ? sweep_key_named(key.get<std::string>()) : std::nullopt;
+  if (!named) return error_reply("sweep(config): sweep must be \"tokens\", \"kv_len\" or \"batch\" (got " + key.dump() + ")", "sweep");
+  request.key = *named;
+  for (const char* field : {"points", "from", "to"}) {
+    if (!j.contains(field)) continue;
+    const json& v = j[field];
+    if (!v.is_number_integer()) return error_reply(std::string("sweep(config): ") + field + " must be an integer (got " + v.dump() + ")", field);
+    const int64_t n = v.get<int64_t>();
+    if (field[0] == 'p') request.points = static_cast<int>(std::clamp<int64_t>(n, -1, kMaxSweepPoints + 1));
+    else (field[0] == 'f' ? request.from : request.to) = n;
+  }
+  for (const char* field : {"sweep", "points", "from", "to"}) j.erase(field);
+  try {
+    return json{{"result", sweep_json(sweep(config_from_settings(JsonPairs(j), 2), request))}}.dump();
+  } catch (const ConfigError& e) {
+    return error_reply(e.what(), ErrorOf(e, Lang::En).field);
   }
 }
 
@@ -101,6 +130,7 @@ void BindApi(State& state) { g_state = &state; }
 
 EMSCRIPTEN_BINDINGS(fusionlab_api) {
   emscripten::function("apiAnalyze", &guarded_call<analyze_json>);
+  emscripten::function("apiSweep", &guarded_call<sweep_json_call>);
   emscripten::function("apiGetState", &guarded_call<get_state>);
   emscripten::function("apiSetState", &guarded_call<set_state_json>);
   emscripten::function("apiThrowNextFrame", &guarded_call<throw_next_frame>);

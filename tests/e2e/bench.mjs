@@ -41,6 +41,19 @@ const wholeResults = await page.evaluate(({ whole, runs }) => whole.map(({ name,
   times.sort((a, b) => a - b);
   return { name, runs, median_ms: times[times.length >> 1], min_ms: times[0], max_ms: times[times.length - 1] };
 }), { whole, runs: wholeRuns });
+// A 64-point sweep of one Llama-3.1-8B layer (fusionlab.sweep: the sweep
+// chart's computation, and its JSON), over T and over S.
+const sweeps = await page.evaluate(({ runs }) => [{ demo: 2, sweep: "tokens" }, { demo: 3, sweep: "kv_len" }].map((config) => {
+  fusionlab.sweep(config);
+  const times = [];
+  for (let i = 0; i < runs; ++i) {
+    const t0 = performance.now();
+    fusionlab.sweep(config);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { name: `sweep() ${JSON.stringify(config)}, 64 points`, runs, median_ms: times[times.length >> 1], min_ms: times[0] };
+}), { runs });
 // The page's own recompute after an edit (prefill and decode, all four
 // partitions each, parsed for the views): setState, then the next frames.
 const recomputeRuns = Math.max(5, Math.min(wholeRuns, 11));
@@ -62,6 +75,7 @@ await browser.close();
 console.table(results);
 console.table(recompute);
 console.table(wholeResults);
+for (const r of sweeps) console.log(`${r.name}, median of ${r.runs}: ${r.median_ms.toFixed(2)} ms`);
 for (const r of recompute) console.log(`${r.name}, median of ${r.runs}: ${r.median_ms.toFixed(1)} ms`);
 for (const r of wholeResults) console.log(`analyze() ${r.name}, median of ${r.runs}: ${r.median_ms.toFixed(2)} ms`);
 const prefill = results.find((r) => r.config === JSON.stringify({ demo: 2, tokens: 2048 }));

@@ -111,6 +111,30 @@ test("analyze() throws a JS Error naming the invalid field", async () => {
   assert.equal(caught?.field, "kv_heads");
 });
 
+test("sweep() equals the CLI's --sweep JSON; a key the phase does not use throws, naming it", async () => {
+  const { page, errors } = await open("");
+  for (const config of [
+    { demo: 2, sweep: "tokens", points: 16 },
+    { demo: 3, sweep: "kv_len", points: 8, from: 64, to: 65536, batch: 4 },
+    { demo: 2, sweep: "batch", points: 8, to: 64, model: "small" },
+  ]) {
+    const actual = await page.evaluate((c) => fusionlab.sweep(c), config);
+    assertClose(actual, cliJson(config), JSON.stringify(config));
+  }
+  const caught = await page.evaluate(() => [{ demo: 2, sweep: "kv_len" }, { sweep: "width" }, { sweep: "tokens", points: "many" }].map((c) => {
+    try {
+      fusionlab.sweep(c);
+      return null;
+    } catch (e) {
+      return { message: e.message, field: e.field };
+    }
+  }));
+  await page.close();
+  assert.deepEqual(caught.map((c) => c?.field), ["sweep", "sweep", "points"]);
+  assert.match(caught[0].message, /kv_len/);
+  assert.deepEqual(errors, []);
+});
+
 test("a whole model through analyze() equals the CLI's JSON", async () => {
   const { page, errors } = await open("");
   for (const config of [
