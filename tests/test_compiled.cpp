@@ -31,12 +31,12 @@ void check_same(const Partition& concrete, const Partition& compiled) {
 
 }  // namespace
 
-TEST_CASE("prefill compiled with a symbolic T gives the kernels of a trace at each T") {
+TEST_CASE("prefill compiled with T and the batch symbols gives the kernels of a trace at each T and batch") {
   // T = 1 (one row), sizes equal to the model's own (d, f, the KV width), odd and large ones:
   // wherever two iteration spaces could coincide, the decisions must still be the same.
   const std::vector<std::vector<Setting>> configs = {
       {{"model", "small"}},
-      {{"model", "llama-3.1-8b"}, {"batch", "3"}},
+      {{"model", "llama-3.1-8b"}},
       {{"model", "llama-3.1-8b"}, {"weights_dtype", "fp8"}},
       {{"model", "llama-3.1-70b"}, {"layers", "2"}},
       {{"model", "small"}, {"layers", "all"}, {"tied_embeddings", "1"}},
@@ -44,8 +44,10 @@ TEST_CASE("prefill compiled with a symbolic T gives the kernels of a trace at ea
   for (const auto& settings : configs) {
     AnalysisConfig c = config_from_settings(settings);
     const CompiledPhase compiled = compile_phase(c, false);
-    for (int64_t T : {1, 2, 3, 16, 32, 64, 127, 128, 512, 1024, 2048, 4096, 8192, 14336, 28672}) {
+    for (int64_t T : {1, 2, 3, 16, 32, 64, 127, 128, 512, 1024, 2048, 4096, 8192, 14336, 28672})
+    for (int64_t B : {1, 3, 8}) {
       c.tokens = T;
+      c.batch = B;
       INFO(c.model_key << " batch " << c.batch << (c.whole_model ? " whole model" : " one layer") << ", T = " << T);
       const std::vector<Partition> concrete = four_partitions(c.traced_graph(false), c.binding(), c.hw);
       const std::vector<Partition> costed = cost_phase(compiled, c);
@@ -58,21 +60,41 @@ TEST_CASE("prefill compiled with a symbolic T gives the kernels of a trace at ea
   }
 }
 
+TEST_CASE("decode compiled with S and the batch symbols gives the kernels of a trace at each batch") {
+  for (const auto& settings : std::vector<std::vector<Setting>>{{{"model", "small"}}, {{"model", "llama-3.1-8b"}},
+                                                                 {{"model", "small"}, {"layers", "all"}}}) {
+    AnalysisConfig c = config_from_settings(settings);
+    const CompiledPhase compiled = compile_phase(c, true);
+    for (int64_t S : {1, 64, 4096, 131072})
+      for (int64_t B : {1, 2, 8, 64}) {
+        c.kv_len = S;
+        c.batch = B;
+        INFO(c.model_key << (c.whole_model ? " whole model" : " one layer") << ", S = " << S << ", batch " << B);
+        const std::vector<Partition> concrete = four_partitions(c.traced_graph(true), c.binding(), c.hw);
+        const std::vector<Partition> costed = cost_phase(compiled, c);
+        for (size_t p = 0; p < concrete.size(); ++p) {
+          INFO(partition_key(concrete[p].id));
+          check_same(concrete[p], costed[p]);
+        }
+      }
+  }
+}
+
 TEST_CASE("a compiled phase is kept until what its trace depends on changes") {
   AnalysisConfig c = config_from_settings({{"demo", "2"}});
   PhaseCompiler compiler;
   compiler.phase(c, false);
   c.tokens = 8192;
   c.kv_len = 100;
+  c.batch = 16;
   c.use_hardware("b200");
   compiler.phase(c, false);
-  CHECK(compiler.compilations() == 1);  // T, S and the GPU are bound when costing
+  CHECK(compiler.compilations() == 1);  // T, S, the batch and the GPU are bound when costing
   compiler.phase(c, true);
   CHECK(compiler.compilations() == 2);  // decode is its own graph
   compiler.phase(c, false);
   CHECK(compiler.compilations() == 2);  // and the prefill is still kept beside it
   for (auto change : std::vector<std::pair<const char*, void (*)(AnalysisConfig&)>>{
-           {"batch", [](AnalysisConfig& x) { x.batch = 2; }},
            {"dtype", [](AnalysisConfig& x) { x.weights = DType::FP8; }},
            {"model", [](AnalysisConfig& x) { x.model.f += 128; }},
            {"layers", [](AnalysisConfig& x) { x.whole_model = true; }}}) {
@@ -85,13 +107,13 @@ TEST_CASE("a compiled phase is kept until what its trace depends on changes") {
   }
 }
 
-TEST_CASE("a sweep of T compiles the prefill once, a sweep of the batch each point") {
-  const AnalysisConfig c = config_from_settings({{"demo", "2"}});
-  PhaseCompiler tokens, batch;
-  for (int64_t v : sweep_values(c, {SweepKey::Tokens, 16, 1, 0})) sweep_point(c, SweepKey::Tokens, v, tokens);
-  CHECK(tokens.compilations() == 1);
-  for (int64_t v : sweep_values(c, {SweepKey::Batch, 16, 1, 0})) sweep_point(c, SweepKey::Batch, v, batch);
-  CHECK(batch.compilations() == 16);
+TEST_CASE("a sweep of T, of S or of the batch compiles the phase once") {
+  for (auto [demo, key] : {std::pair{"2", SweepKey::Tokens}, {"3", SweepKey::KvLen}, {"2", SweepKey::Batch}, {"3", SweepKey::Batch}}) {
+    const AnalysisConfig c = config_from_settings({{"demo", demo}});
+    PhaseCompiler compiler;
+    for (int64_t v : sweep_values(c, {key, 16, 1, 0})) sweep_point(c, key, v, compiler);
+    CHECK(compiler.compilations() == 1);
+  }
 }
 
 TEST_CASE("a fusion decision that depends on a size is guarded: where the guard fails, the graph is fused anew") {

@@ -38,7 +38,7 @@ struct AnalysisConfig {
   // whose KV length is the symbol S, bound by binding(). (Demos 2 and 3 trace
   // the prefill with T a symbol too: core/compiled.h.)
   Graph traced_graph(bool decode) const;
-  Binding binding() const { return {{"S", kv_len}, {"T", tokens}}; }
+  Binding binding() const { return {{"B", batch}, {"S", kv_len}, {"T", tokens}}; }
 };
 
 // Every check of a configuration; throws ConfigError naming the field.

@@ -4,12 +4,24 @@
 
 namespace fl {
 
+namespace {
+
+// What the trace depends on: the batch is the symbol B, bound when costing.
+TraceOptions symbolic_options(const AnalysisConfig& c) {
+  TraceOptions o = c.trace_options();
+  o.symbolic_batch = true;
+  o.batch = 1;
+  return o;
+}
+
+}  // namespace
+
 bool CompiledPhase::compiled_for(const AnalysisConfig& c, bool decode_phase) const {
-  return decode == decode_phase && model == c.model && options == c.trace_options();
+  return decode == decode_phase && model == c.model && options == symbolic_options(c);
 }
 
 CompiledPhase compile_phase(const AnalysisConfig& c, bool decode) {
-  const TraceOptions options = c.trace_options();
+  const TraceOptions options = symbolic_options(c);
   const Graph traced = decode ? decode_layer(c.model, ParamMode::shapes(), options) : prefill_layer_symbolic(c.model, options);
   CompiledPhase out{decode, c.model, options, optimize_partitions(traced), {}};
   for (size_t i = 0; i < out.graphs.size(); ++i)

@@ -1,7 +1,7 @@
 // Compile once, cost many: a phase's four partition graphs, traced with the
-// size that changes most as a symbol (T in prefill, S in decode) and optimised
-// once, then fused and costed under any value of it. A student dragging T, or
-// a sweep of 64 values of S, runs the passes once.
+// sizes that change most as symbols (T in prefill, S in decode, the batch B in
+// both) and optimised once, then fused and costed under any value of them. A
+// student dragging T, or a sweep of 64 values of S, runs the passes once.
 #pragma once
 
 #include <array>
@@ -17,12 +17,12 @@ namespace fl {
 struct CompiledPhase {
   bool decode = false;
   LayerCfg model;
-  TraceOptions options;  // batch, dtypes, the whole model or one layer
+  TraceOptions options;  // dtypes, the whole model or one layer (the batch a symbol)
   PartitionGraphs graphs;
   std::array<FusionPlan, std::size(kAllPartitions)> plans;  // each graph's fusion, planned at the compiling binding
 
   // Whether the graphs are those of `c`'s phase: everything the trace depends
-  // on is the same (T, S and the GPU are bound later).
+  // on is the same (T, S, the batch and the GPU are bound later).
   bool compiled_for(const AnalysisConfig& c, bool decode_phase) const;
 };
 

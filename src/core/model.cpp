@@ -63,7 +63,7 @@ Layer make_layer(Weights& w, const LayerCfg& c, const std::string& p) {
 // Where the layer runs: T new tokens per sequence, their RoPE tables
 // (broadcast over batch and heads), and for decode the caches to update.
 struct Step {
-  int64_t B;
+  Dim B;
   Dim T;
   Tensor cos_t, sin_t;
   Dim mask_offset;  // query i sees keys j <= i + offset
@@ -82,7 +82,7 @@ Tensor rope(const Tensor& x, const Tensor& cos_t, const Tensor& sin_t) {
 Tensor heads_first(const Tensor& t, const Step& s, int64_t heads, int64_t dh, bool with_rope) {
   Tensor x = reshape(t, {s.B, s.T, heads, dh});
   if (with_rope) x = rope(x, s.cos_t, s.sin_t);
-  return reshape(transpose(x, {0, 2, 1, 3}), {Dim(s.B * heads), s.T, dh});
+  return reshape(transpose(x, {0, 2, 1, 3}), {s.B * heads, s.T, dh});
 }
 
 // Causal GQA attention. q (B*H, T, dh); k, v (B*G, Tk, dh) -> (B*T, H*dh).
@@ -92,7 +92,7 @@ Tensor attention(const LayerCfg& c, const Step& s, const Tensor& q, const Tensor
   Tensor scores = matmul(q, transpose(kh, {0, 2, 1})) / std::sqrt(static_cast<double>(c.dh));  // (B*H, T, Tk)
   Tensor o = matmul(softmax(causal_mask(scores, s.mask_offset)), vh);                            // (B*H, T, dh)
   Tensor merged = transpose(reshape(o, {s.B, c.H, s.T, c.dh}), {0, 2, 1, 3});                      // (B, T, H, dh)
-  return reshape(merged, {Dim(s.B) * s.T, c.H * c.dh});
+  return reshape(merged, {s.B * s.T, c.H * c.dh});
 }
 
 // One decoder layer on x (B*T, d). Decode writes the new k and v into the
@@ -135,6 +135,9 @@ std::pair<Tensor, Tensor> rope_tables(Graph& g, const LayerCfg& c, Dim T, int64_
   return {cos_t, reshape(sin(angle), {T, 1, c.dh})};
 }
 
+// The batch as traced: a number, or the symbol B.
+Dim batch_dim(const TraceOptions& o) { return o.symbolic_batch ? sym_B() : Dim(o.batch); }
+
 void validate_options(const TraceOptions& o) {
   validate_tokens("batch", o.batch, Limits::kMaxBatch);
   if (o.layers < 0 || o.layers > Limits::kMaxLayers)
@@ -167,8 +170,8 @@ Graph prefill_graph(const LayerCfg& c, Dim T, int64_t pos0, ParamMode params, co
   Graph g;
   Weights w{g, params, o, Rng(params.seed)};
   auto [cos_t, sin_t] = rope_tables(g, c, T, pos0, params.real, o.act);
-  Step s{o.batch, T, cos_t, sin_t, 0, false};
-  Tensor out = model_body(g, w, c, o, Dim(o.batch) * T, [&](const Layer& L, const Tensor& in, int64_t) {
+  Step s{batch_dim(o), T, cos_t, sin_t, 0, false};
+  Tensor out = model_body(g, w, c, o, batch_dim(o) * T, [&](const Layer& L, const Tensor& in, int64_t) {
     return decoder_layer(c, L, s, in, nullptr);
   });
   g.set_outputs({out.id()});
@@ -184,7 +187,9 @@ Graph prefill_layer(const LayerCfg& c, int64_t T, int64_t pos0, ParamMode params
 }
 
 Graph prefill_layer_symbolic(const LayerCfg& c, const TraceOptions& o) {
-  return prefill_graph(c, sym_T(), 0, ParamMode::shapes(), o);
+  TraceOptions symbolic = o;
+  symbolic.symbolic_batch = true;
+  return prefill_graph(c, sym_T(), 0, ParamMode::shapes(), symbolic);
 }
 
 Graph decode_layer(const LayerCfg& c, ParamMode params, const TraceOptions& o) {
@@ -195,12 +200,13 @@ Graph decode_layer(const LayerCfg& c, ParamMode params, const TraceOptions& o) {
   Tensor cos_t(&g, g.input("cos", {1, 1, c.dh}, o.act));
   Tensor sin_t(&g, g.input("sin", {1, 1, c.dh}, o.act));
   Weights w{g, params, o, Rng(params.seed)};
-  Step s{o.batch, 1, cos_t, sin_t, sym_P(), true};  // the query at P sees keys 0..P
+  const Dim B = batch_dim(o);
+  Step s{B, 1, cos_t, sin_t, sym_P(), true};  // the query at P sees keys 0..P
   std::vector<NodeId> written;
-  Tensor out = model_body(g, w, c, o, Dim(o.batch), [&](const Layer& L, const Tensor& in, int64_t i) {
+  Tensor out = model_body(g, w, c, o, B, [&](const Layer& L, const Tensor& in, int64_t i) {
     std::string p = o.layers == 0 ? "" : "l" + std::to_string(i) + ".";
-    std::vector<Tensor> caches{Tensor(&g, g.input(p + "k_cache", {o.batch * c.G, S, c.dh}, o.act)),
-                               Tensor(&g, g.input(p + "v_cache", {o.batch * c.G, S, c.dh}, o.act))};
+    std::vector<Tensor> caches{Tensor(&g, g.input(p + "k_cache", {B * c.G, S, c.dh}, o.act)),
+                               Tensor(&g, g.input(p + "v_cache", {B * c.G, S, c.dh}, o.act))};
     Tensor y = decoder_layer(c, L, s, in, &caches);
     written.push_back(caches[0].id());
     written.push_back(caches[1].id());

@@ -27,6 +27,7 @@ struct TraceOptions {
   int64_t layers = 0;           // 0: one decoder layer; N: the whole model with N layers
   int64_t vocab = 0;            // whole model: vocabulary size
   bool tied_embeddings = false; // whole model: the LM head is the embedding table, transposed
+  bool symbolic_batch = false;  // the batch as the symbol B (`batch` is then unused), bound when costing
   bool operator==(const TraceOptions&) const = default;
 };
 
@@ -37,8 +38,8 @@ inline constexpr double kRopeBase = 500000.0;
 // RMSNorm, SiLU-gated MLP + residual. Positions pos0 .. pos0+T-1.
 Graph prefill_layer(const LayerCfg& cfg, int64_t T, int64_t pos0, ParamMode params, const TraceOptions& opt = {});
 
-// The same with T the symbol T (shapes only): compiled once, costed under any
-// binding of T (see AnalysisConfig::binding()).
+// The same with T and the batch the symbols T and B (shapes only): compiled
+// once, costed under any binding of them (see AnalysisConfig::binding()).
 Graph prefill_layer_symbolic(const LayerCfg& cfg, const TraceOptions& opt = {});
 
 // One new token at symbolic position P with a KV cache of symbolic length S:
@@ -60,6 +61,7 @@ int64_t kv_cache_bytes(const LayerCfg& c, int64_t layers, int64_t batch, int64_t
 // The symbols: the KV-cache length and the new token's position (decode), the tokens (prefill).
 inline Dim sym_S() { return Dim::symbol("S"); }
 inline Dim sym_T() { return Dim::symbol("T"); }  // prefill's tokens per sequence, when traced symbolically
+inline Dim sym_B() { return Dim::symbol("B"); }  // the batch, when traced symbolically
 inline Dim sym_P() { return Dim::symbol("P"); }
 
 }  // namespace fl

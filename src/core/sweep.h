@@ -57,8 +57,7 @@ Sweep sweep(const AnalysisConfig& c, const SweepRequest& request);
 
 // The same in steps, for a caller that spreads the work over frames: the
 // values the request sweeps (checked as above), then one point at a time.
-// T and S are bound in graphs compiled once (`compiler` keeps them); a batch
-// sweep compiles each point, as the batch is part of the trace.
+// T, S and the batch are bound in graphs compiled once (`compiler` keeps them).
 class PhaseCompiler;
 std::vector<int64_t> sweep_values(const AnalysisConfig& c, const SweepRequest& request);
 SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value, PhaseCompiler& compiler);
