@@ -1,7 +1,7 @@
 // fusionlab: the lecture's four fusion demos on the command line.
 //
-// Every table is rendered from the same JSON object that `--json` prints and
-// the web page draws, so the three can never disagree.
+// Every table is rendered from the same typed report that `--json` serializes
+// and the web page draws, so the three can never disagree.
 #include <cstdio>
 #include <future>
 #include <iostream>
@@ -25,50 +25,73 @@ namespace {
 using nlohmann::json;
 
 std::string T(Text id, Lang l) { return std::string(tr(id, l)); }
-std::string bytes(const json& v) { return fmt_bytes(v.get<double>()); }
-std::string secs(const json& v) { return fmt_time(v.get<double>()); }
+std::string bytes(int64_t v) { return fmt_bytes(static_cast<double>(v)); }
 
-std::vector<std::string> strings(const json& arr) {
-  std::vector<std::string> out;
-  for (const auto& s : arr) out.push_back(s.get<std::string>());
-  return out;
+std::string observations(const std::vector<Observation>& obs, Lang l) {
+  std::vector<std::string> texts;
+  for (const Observation& o : obs) texts.push_back(o.text);
+  return render_observations(T(Text::Observations, l), texts);
 }
 
-std::string render_demo(const json& j, Lang l) {
-  int demo = j["demo"];
-  std::string out = render_header(j["title"]);
+// Demo 1: the fused layer's kernels.
+std::string render(const KernelsReport& r, Lang l) {
   std::vector<std::vector<std::string>> rows;
-  if (demo == 1) {
-    for (const auto& k : j["kernels"])
-      rows.push_back({std::to_string(k["index"].get<int>()), k["kind"], k["label"], std::to_string(k["nodes"].get<int>()),
-                      bytes(k["reads"]), bytes(k["writes"])});
-    out += render_table({T(Text::ColIndex, l), T(Text::ColKind, l), T(Text::ColOps, l), T(Text::ColNodes, l),
-                         T(Text::ColReads, l), T(Text::ColWrites, l)}, rows);
-    out += "\n" + j["summary"].get<std::string>() + "\n";
-  } else if (demo == 2) {
-    for (const auto& p : j["partitions"])
-      rows.push_back({p["name"], std::to_string(p["kernels"].get<int>()), bytes(p["bytes"]),
-                      fmt_fixed(p["flops"].get<double>() / 1e9, 0), secs(p["t"]), secs(p["t_total"]), fmt_ratio(p["speedup"])});
+  for (const KernelReport& k : r.kernels)
+    rows.push_back({std::to_string(k.index), std::string(kernel_kind_name(k.kind)), k.label, std::to_string(k.nodes),
+                    bytes(k.reads), bytes(k.writes)});
+  return render_header(r.title) +
+         render_table({T(Text::ColIndex, l), T(Text::ColKind, l), T(Text::ColOps, l), T(Text::ColNodes, l),
+                       T(Text::ColReads, l), T(Text::ColWrites, l)}, rows) +
+         "\n" + r.summary + "\n\n" + T(Text::RooflineNote, l) + "\n" + observations(r.observations, l);
+}
+
+// Demos 2 and 3: the four partitions (prefill: and the slowest fused kernels).
+std::string render(const PhaseReport& r, Lang l) {
+  std::string out = render_header(r.title);
+  std::vector<std::vector<std::string>> rows;
+  if (!r.decode()) {
+    for (const PartitionReport& p : r.partitions)
+      rows.push_back({p.name, std::to_string(p.cost.kernels), bytes(p.cost.bytes), fmt_fixed(p.cost.flops / 1e9, 0),
+                      fmt_time(p.cost.t), fmt_time(p.cost.t_total), fmt_ratio(p.speedup)});
     out += render_table({T(Text::ColPartition, l), T(Text::ColKernels, l), T(Text::ColHbm, l), T(Text::ColGflops, l),
                          T(Text::ColRoofline, l), T(Text::ColTotal, l), T(Text::ColSpeedup, l)}, rows);
     std::vector<std::vector<std::string>> slow;
-    for (const auto& k : j["slowest"]) slow.push_back({k["kind"], k["label"], bytes(k["reads"]), bytes(k["writes"]), secs(k["t"])});
+    for (const KernelReport& k : r.slowest)
+      slow.push_back({std::string(kernel_kind_name(k.kind)), k.label, bytes(k.reads), bytes(k.writes), fmt_time(k.t)});
     out += "\n" + T(Text::Demo2Slowest, l) + "\n";
     out += render_table({T(Text::ColKind, l), T(Text::ColOps, l), T(Text::ColReads, l), T(Text::ColWrites, l), T(Text::ColTime, l)}, slow);
-  } else if (demo == 3) {
-    for (const auto& p : j["partitions"])
-      rows.push_back({p["name"], std::to_string(p["kernels"].get<int>()), bytes(p["bytes"]), secs(p["t"]), secs(p["overhead"]),
-                      fmt_percent(p["overhead_share"]), fmt_fixed(p["tokens_per_s"], 0)});
-    out += render_table({T(Text::ColPartition, l), T(Text::ColKernels, l), T(Text::ColHbm, l), T(Text::ColRoofline, l),
-                         T(Text::ColOverhead, l), T(Text::ColShare, l),
-                         tr(Text::ColTokens, l, {std::to_string(j["config"]["layers"].get<int>())})}, rows);
   } else {
-    for (const auto& r : j["rows"]) rows.push_back({r["setting"], fmt_ratio(r["inference"]), fmt_ratio(r["training"])});
-    out += render_table(strings(j["columns"]), rows);
-    out += "\n" + j["source"].get<std::string>() + "\n";
+    for (const PartitionReport& p : r.partitions)
+      rows.push_back({p.name, std::to_string(p.cost.kernels), bytes(p.cost.bytes), fmt_time(p.cost.t), fmt_time(p.cost.overhead),
+                      fmt_percent(p.overhead_share), fmt_fixed(p.tokens_per_s, 0)});
+    out += render_table({T(Text::ColPartition, l), T(Text::ColKernels, l), T(Text::ColHbm, l), T(Text::ColRoofline, l),
+                         T(Text::ColOverhead, l), T(Text::ColShare, l), tr(Text::ColTokens, l, {std::to_string(r.config.layers)})},
+                        rows);
   }
-  if (demo != 4) out += "\n" + T(Text::RooflineNote, l) + "\n";
-  return out + render_observations(T(Text::Observations, l), observation_texts(j["observations"]));
+  return out + "\n" + T(Text::RooflineNote, l) + "\n" + observations(r.observations, l);
+}
+
+// Demo 4: the paper's ablation.
+std::string render(const AblationReport& r, Lang l) {
+  std::vector<std::vector<std::string>> rows;
+  for (const PaperAblationRow& row : r.rows) rows.push_back({row.setting, fmt_ratio(row.inference), fmt_ratio(row.training)});
+  return render_header(r.title) + render_table(r.columns, rows) + "\n" + r.source + "\n" + observations(r.observations, l);
+}
+
+// One demo as its typed report, written as JSON (what analyze() returns) or as tables.
+template <class Report>
+std::string write(const Report& r, const Options& o) {
+  return o.json ? to_json(r).dump() + "\n" : render(r, o.lang);
+}
+
+std::string run_demo(const AnalysisConfig& c, const Options& o) {
+  validate(c);
+  switch (c.demo) {
+    case 1: return write(kernels_report(c), o);
+    case 2: return write(prefill_report(c), o);
+    case 3: return write(decode_report(c), o);
+    default: return write(ablation_report(c), o);
+  }
 }
 
 // --emit: the graph after one pipeline stage, or the fused kernels.
@@ -178,10 +201,7 @@ int run(const std::vector<std::string>& args) {
   // exception in one reaches the caller through get().
   std::vector<std::future<std::string>> outputs;
   for (int demo : o.demos)
-    outputs.push_back(std::async(std::launch::async, [&o, demo] {
-      json j = analyze(o.config_for(demo));
-      return o.json ? j.dump() + "\n" : render_demo(j, o.lang);
-    }));
+    outputs.push_back(std::async(std::launch::async, [&o, demo] { return run_demo(o.config_for(demo), o); }));
   for (auto& out : outputs) std::cout << out.get();
   return 0;
 }

@@ -57,7 +57,4 @@ void validate(const AnalysisConfig& cfg);
 // observations: [{id, text}]: the id names the claim (stable), the text says it with the numbers.
 nlohmann::json analyze(const AnalysisConfig& cfg);
 
-// The texts of a demo's "observations": [{id, text}, ...], in order.
-std::vector<std::string> observation_texts(const nlohmann::json& observations);
-
 }  // namespace fl

@@ -144,13 +144,3 @@ std::vector<Observation> decode_observations(const AnalysisConfig& c, const std:
 }
 
 }  // namespace fl::demos
-
-namespace fl {
-
-std::vector<std::string> observation_texts(const nlohmann::json& observations) {
-  std::vector<std::string> out;
-  for (const nlohmann::json& o : observations) out.push_back(o.at("text").get<std::string>());
-  return out;
-}
-
-}  // namespace fl
