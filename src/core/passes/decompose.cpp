@@ -33,11 +33,13 @@ PassResult decompose(const Graph& g) {
         y = op(Op::Div, {e, op(Op::Sum, {e})});
         break;
       }
-      default: {  // SiLU
+      case Op::SiLU: {
         NodeId sig = op(Op::Div, {rb.scalar(1), op(Op::Add, {rb.scalar(1), op(Op::Exp, {op(Op::Neg, {x})})})});
         y = op(Op::Mul, {x, sig});
         break;
       }
+      default:  // a composite added to ops.def needs its decomposition here
+        throw GraphError("decompose: no decomposition for " + std::string(op_name(n.op)));
     }
     rb.map(id, y);
     ++rewrites;
