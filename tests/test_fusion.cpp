@@ -104,7 +104,7 @@ TEST_CASE("attention and kv_write are kernels of their own") {
   Tensor fresh(&g, g.input("fresh", {2, 1, 4}));
   Tensor q(&g, g.input("q", {2, 1, 4}));
   Tensor all = kv_write(cache, exp(fresh), Dim::symbol("P"));
-  Tensor o = q.apply(Op::Attention, {all, all}, [] { Attrs a; a.scalar = 0.5; return a; }());
+  Tensor o = q.apply(Op::Attention, {all, all}, [] { Attrs a; a.scale = 0.5; return a; }());
   g.set_outputs({o.id(), all.id()});
   auto ks = fuse(g, {}, {{"S", 100}});
   REQUIRE(ks.size() == 3);

@@ -122,7 +122,7 @@ TEST_CASE("a compute node takes the dtype of its tensor operand, whatever the or
 TEST_CASE("a rank-0 constant keeps its value in attrs") {
   Graph g;
   NodeId c = g.constant({}, std::make_shared<const std::vector<float>>(1, 3.5f));
-  CHECK(g.node(c).attrs.scalar == 3.5);
+  CHECK(g.node(c).attrs.value == 3.5);
 }
 
 TEST_CASE("a constant expression never decides an op's dtype") {

@@ -127,7 +127,7 @@ TEST_CASE("causal_mask with a symbolic offset P", "[interp]") {
   Graph g;
   NodeId x = g.input("x", {2, 5});
   Attrs a;
-  a.offset = Dim::symbol("P");
+  a.mask_offset = Dim::symbol("P");
   g.set_outputs({g.add(Op::CausalMask, {x}, a)});
   Feeds feeds{{"x", {{2, 5}, iota(10, 1)}}};
   // P = 2: query 0 sees keys 0..2, query 1 sees keys 0..3.
@@ -209,7 +209,7 @@ TEST_CASE("rmsnorm", "[interp]") {
   NodeId x = g.input("x", {2, 2});
   NodeId w = g.param("w", {2}, vals({1, 2}));
   Attrs a;
-  a.scalar = 1.0;  // eps
+  a.eps = 1.0;
   g.set_outputs({g.add(Op::RMSNorm, {x, w}, a)});
   // row [3,4]: mean square 12.5, + eps 13.5; row [1,1]: 1 + 1 = 2
   const float r0 = 1 / std::sqrt(13.5f), r1 = 1 / std::sqrt(2.0f);
@@ -230,7 +230,7 @@ TEST_CASE("attention on a hand-computed case", "[interp]") {
   Graph g;
   NodeId q = g.input("q", {1, 2, 1}), k = g.input("k", {1, 2, 1}), v = g.input("v", {1, 2, 1});
   Attrs a;
-  a.scalar = 1.0;
+  a.scale = 1.0;
   g.set_outputs({g.add(Op::Attention, {q, k, v}, a)});
   // query 0 sees key 0 only -> v0 = 4; query 1 scores (0, ln 3) -> weights (1/4, 3/4) -> 1 + 6 = 7
   auto out = run(g, {{"q", {{1, 2, 1}, {5, 1}}}, {"k", {{1, 2, 1}, {0, std::log(3.0f)}}}, {"v", {{1, 2, 1}, {4, 8}}}});
@@ -244,8 +244,8 @@ TEST_CASE("attention equals matmul, scale, mask, softmax, matmul", "[interp]") {
   Graph g;
   NodeId q = g.input("q", {heads, tq, dh}), k = g.input("k", {heads, tk, dh}), v = g.input("v", {heads, tk, dv});
   Attrs fused;
-  fused.scalar = 0.5;
-  fused.offset = p;
+  fused.scale = 0.5;
+  fused.mask_offset = p;
   NodeId att = g.add(Op::Attention, {q, k, v}, fused);
 
   Attrs t;
@@ -253,7 +253,7 @@ TEST_CASE("attention equals matmul, scale, mask, softmax, matmul", "[interp]") {
   NodeId scores = g.add(Op::MatMul, {q, g.add(Op::Transpose, {k}, t)});
   NodeId scaled = g.add(Op::Mul, {scores, g.scalar(0.5)});
   Attrs mask;
-  mask.offset = p;
+  mask.mask_offset = p;
   NodeId probs = g.add(Op::Softmax, {g.add(Op::CausalMask, {scaled}, mask)});
   g.set_outputs({att, g.add(Op::MatMul, {probs, v})});
 
@@ -271,7 +271,7 @@ TEST_CASE("kv_write replaces one row of every head", "[interp]") {
   Graph g;
   NodeId cache = g.input("cache", {2, 3, 2}), fresh = g.input("new", {2, 1, 2});
   Attrs a;
-  a.offset = Dim::symbol("P");
+  a.row = Dim::symbol("P");
   g.set_outputs({g.add(Op::KVWrite, {cache, fresh}, a)});
   Feeds feeds{{"cache", {{2, 3, 2}, iota(12)}}, {"new", {{2, 1, 2}, {-1, -2, -3, -4}}}};
   check_values(run(g, feeds, {{"P", 1}})[0], {2, 3, 2}, {0, 1, -1, -2, 4, 5, 6, 7, -3, -4, 10, 11});

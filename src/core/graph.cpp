@@ -68,7 +68,7 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
       return *in[0];
     case Op::CausalMask:
       if (in[0]->size() < 2) fail(op, "needs (..., queries, keys)");
-      if (a.offset.is_constant() && a.offset.constant() < 0) fail(op, "offset must be >= 0: every query sees a key");
+      if (a.mask_offset.is_constant() && a.mask_offset.constant() < 0) fail(op, "offset must be >= 0: every query sees a key");
       return *in[0];
     case Op::Softmax:
       if (in[0]->empty()) fail(op, "needs an axis to normalize over");
@@ -110,7 +110,7 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
       return matmul_shape(*in[0], *in[1]);
     case Op::Attention: {
       const Shape &q = *in[0], &k = *in[1], &v = *in[2];
-      if (a.offset.is_constant() && a.offset.constant() < 0) fail(op, "offset must be >= 0: every query sees a key");
+      if (a.mask_offset.is_constant() && a.mask_offset.constant() < 0) fail(op, "offset must be >= 0: every query sees a key");
       if (q.size() != 3 || k.size() != 3 || v.size() != 3) fail(op, "q, k, v must be (heads, tokens, head_dim)");
       if (q[0] != k[0] || k[0] != v[0] || q[2] != k[2] || k[1] != v[1])
         fail(op, "q " + shape_str(q) + ", k " + shape_str(k) + ", v " + shape_str(v) + " do not agree");
@@ -170,7 +170,7 @@ NodeId Graph::param(const std::string& name, Shape shape, Values value, DType dt
 
 NodeId Graph::constant(Shape shape, Values value, DType dtype) {
   Attrs a;
-  if (shape.empty() && value && !value->empty()) a.scalar = (*value)[0];  // scalars keep their value in attrs too
+  if (shape.empty() && value && !value->empty()) a.value = (*value)[0];  // scalars keep their value in attrs too
   NodeId id = add(Op::Const, {}, a, std::move(shape), dtype);
   nodes_.back().value = std::move(value);
   return id;
@@ -178,7 +178,7 @@ NodeId Graph::constant(Shape shape, Values value, DType dtype) {
 
 NodeId Graph::scalar(double v) {
   Attrs a;
-  a.scalar = v;
+  a.value = v;
   NodeId id = add(Op::Const, {}, a, {});
   nodes_.back().value = std::make_shared<const std::vector<float>>(1, static_cast<float>(v));
   return id;
@@ -234,7 +234,7 @@ std::string node_str(const Graph& g, NodeId id) {
   const Node& n = g.node(id);
   std::string s = "%" + std::to_string(id) + " = " + std::string(op_name(n.op));
   if (!n.attrs.name.empty()) s += " " + n.attrs.name;
-  if (n.op == Op::Const && n.shape.empty()) s += " " + std::to_string(n.attrs.scalar);
+  if (n.op == Op::Const && n.shape.empty()) s += " " + std::to_string(n.attrs.value);
   if (!n.inputs.empty()) {
     s += "(";
     for (size_t i = 0; i < n.inputs.size(); ++i) s += (i ? ", %" : "%") + std::to_string(n.inputs[i]);

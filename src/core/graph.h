@@ -27,11 +27,15 @@ std::string_view dtype_name(DType t);
 struct Attrs {
   std::string name;      // Input / Param: the tensor's name
   Perm perm;             // Transpose: output axis i is input axis perm[i]
-  double scalar = 0;     // scalar Const value; RMSNorm eps; Attention scale
-  Dim offset;            // CausalMask / Attention: query i sees keys j <= i + offset; KVWrite: the row
+  double value = 0;      // a scalar Const: its value
+  double eps = 0;        // RMSNorm: added to the mean square
+  double scale = 0;      // Attention: the scores' scale
+  Dim mask_offset;       // CausalMask, Attention: query i sees keys j <= i + mask_offset
+  Dim row;               // KVWrite: the cache row written
   int64_t n_rep = 1;     // RepeatKV: each head repeated n_rep times (GQA)
   bool operator==(const Attrs& o) const {
-    return name == o.name && perm == o.perm && scalar == o.scalar && offset == o.offset && n_rep == o.n_rep;
+    return name == o.name && perm == o.perm && value == o.value && eps == o.eps && scale == o.scale &&
+           mask_offset == o.mask_offset && row == o.row && n_rep == o.n_rep;
   }
 };
 

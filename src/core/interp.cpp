@@ -215,7 +215,7 @@ TensorValue attention(const Node& n, const TensorValue& q, const TensorValue& k,
       k.shape[0] != v.shape[0] || q.shape[2] != k.shape[2] || k.shape[1] != v.shape[1])
     fail(n, "q " + dims_str(q.shape) + ", k " + dims_str(k.shape) + ", v " + dims_str(v.shape) + " do not agree");
   const int64_t heads = q.shape[0], tq = q.shape[1], dh = q.shape[2], tk = k.shape[1], dv = v.shape[2];
-  const float scale = static_cast<float>(n.attrs.scalar);
+  const float scale = static_cast<float>(n.attrs.scale);
   TensorValue out{{heads, tq, dv}, std::vector<float>(static_cast<size_t>(heads * tq * dv), 0.0f)};
   std::vector<float> p(static_cast<size_t>(tk));  // one row of scores, reused
   for (int64_t h = 0; h < heads; ++h)
@@ -289,7 +289,7 @@ TensorValue eval_node(const Node& n, const std::vector<const TensorValue*>& in, 
     case Op::CausalMask: {
       const Dims& s = arg(0).shape;
       if (s.size() < 2) fail(n, "needs (..., queries, keys), got " + dims_str(s));
-      const int64_t queries = s[s.size() - 2], keys = s.back(), offset = n.attrs.offset.eval(b);
+      const int64_t queries = s[s.size() - 2], keys = s.back(), offset = n.attrs.mask_offset.eval(b);
       return rows(n, arg(0), keys, [&](const float* x, float* y, int64_t r) {
         for (int64_t k = 0; k < keys; ++k) y[k] = masked(r % queries, k, offset) ? kNegInf : x[k];
       });
@@ -315,7 +315,7 @@ TensorValue eval_node(const Node& n, const std::vector<const TensorValue*>& in, 
       const TensorValue &x = arg(0), &w = arg(1);
       const int64_t len = x.shape.empty() ? 0 : x.shape.back();
       if (x.shape.empty() || w.shape != Dims{len}) fail(n, "weight must be (" + std::to_string(len) + ")");
-      const float eps = static_cast<float>(n.attrs.scalar);
+      const float eps = static_cast<float>(n.attrs.eps);
       return rows(n, x, len, [&](const float* xr, float* y, int64_t) {
         float sq = 0;
         for (int64_t j = 0; j < len; ++j) sq += xr[j] * xr[j];
@@ -327,8 +327,8 @@ TensorValue eval_node(const Node& n, const std::vector<const TensorValue*>& in, 
     case Op::Transpose: return transpose(n, arg(0));
     case Op::RepeatKV: return repeat_kv(n, arg(0));
     case Op::MatMul: return matmul(n, arg(0), arg(1));
-    case Op::Attention: return attention(n, arg(0), arg(1), arg(2), n.attrs.offset.eval(b));
-    case Op::KVWrite: return kv_write(n, arg(0), arg(1), n.attrs.offset.eval(b));
+    case Op::Attention: return attention(n, arg(0), arg(1), arg(2), n.attrs.mask_offset.eval(b));
+    case Op::KVWrite: return kv_write(n, arg(0), arg(1), n.attrs.row.eval(b));
     case Op::Embedding: return embedding(n, arg(0), arg(1));
   }
   fail(n, "unknown op");

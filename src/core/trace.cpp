@@ -13,9 +13,9 @@ Tensor Tensor::apply(Op op, std::vector<Tensor> more, Attrs attrs, Shape shape) 
 
 namespace {
 Tensor scalar_like(const Tensor& t, double v) { return {&t.graph(), t.graph().scalar(v)}; }
-Attrs with_offset(Dim d) {
+Attrs with_mask_offset(Dim d) {
   Attrs a;
-  a.offset = std::move(d);
+  a.mask_offset = std::move(d);
   return a;
 }
 }  // namespace
@@ -36,7 +36,7 @@ Tensor rsqrt(const Tensor& x) { return x.apply(Op::Rsqrt); }
 Tensor cos(const Tensor& x) { return x.apply(Op::Cos); }
 Tensor sin(const Tensor& x) { return x.apply(Op::Sin); }
 Tensor rot_pairs(const Tensor& x) { return x.apply(Op::RotPairs); }
-Tensor causal_mask(const Tensor& scores, Dim offset) { return scores.apply(Op::CausalMask, {}, with_offset(offset)); }
+Tensor causal_mask(const Tensor& scores, Dim offset) { return scores.apply(Op::CausalMask, {}, with_mask_offset(offset)); }
 Tensor sum(const Tensor& x) { return x.apply(Op::Sum); }
 Tensor mean(const Tensor& x) { return x.apply(Op::Mean); }
 Tensor max(const Tensor& x) { return x.apply(Op::Max); }
@@ -58,14 +58,16 @@ Tensor matmul(const Tensor& a, const Tensor& b) { return a.apply(Op::MatMul, {b}
 
 Tensor rmsnorm(const Tensor& x, const Tensor& weight, double eps) {
   Attrs a;
-  a.scalar = eps;
+  a.eps = eps;
   return x.apply(Op::RMSNorm, {weight}, a);
 }
 
 Tensor softmax(const Tensor& x) { return x.apply(Op::Softmax); }
 Tensor silu(const Tensor& x) { return x.apply(Op::SiLU); }
 Tensor kv_write(const Tensor& cache, const Tensor& fresh, Dim row) {
-  return cache.apply(Op::KVWrite, {fresh}, with_offset(row));
+  Attrs a;
+  a.row = std::move(row);
+  return cache.apply(Op::KVWrite, {fresh}, a);
 }
 
 }  // namespace fl

@@ -147,10 +147,10 @@ class Builder {
     return p;
   }
 
-  Attrs with_offset(int64_t offset, double scalar = 0) {
+  Attrs with_mask_offset(int64_t offset, double scale = 0) {
     Attrs a;
-    a.offset = offset;
-    a.scalar = scalar;
+    a.mask_offset = offset;
+    a.scale = scale;
     return a;
   }
 
@@ -169,7 +169,7 @@ class Builder {
     t.perm = {0, 2, 1};
     NodeId s = op(Op::MatMul, {q, op(Op::Transpose, {k}, t)});
     NodeId scaled = op(in_.ConsumeBool() ? Op::Mul : Op::Div, {s, scalar()});
-    NodeId m = op(Op::CausalMask, {scaled}, with_offset(in_.ConsumeIntegralInRange<int64_t>(-1, 3)));
+    NodeId m = op(Op::CausalMask, {scaled}, with_mask_offset(in_.ConsumeIntegralInRange<int64_t>(-1, 3)));
     op(Op::MatMul, {op(Op::Softmax, {m}), v});
   }
 
@@ -209,11 +209,11 @@ class Builder {
         NodeId x = pick();
         NodeId w = !g.node(x).shape.empty() && in_.ConsumeIntegralInRange(0, 3) ? param({g.node(x).shape.back()}) : pick();
         Attrs a;
-        a.scalar = in_.ConsumeBool() ? 1e-5 : 0.1;
+        a.eps = in_.ConsumeBool() ? 1e-5 : 0.1;
         op(Op::RMSNorm, {x, w}, a);
         break;
       }
-      case kMask: op(Op::CausalMask, {pick()}, with_offset(in_.ConsumeIntegralInRange<int64_t>(-2, 4))); break;
+      case kMask: op(Op::CausalMask, {pick()}, with_mask_offset(in_.ConsumeIntegralInRange<int64_t>(-2, 4))); break;
       case kMatMul: op(Op::MatMul, {pick(), pick()}); break;
       case kMatMulParam: {
         NodeId a = pick();
@@ -244,14 +244,16 @@ class Builder {
         int64_t H = dim(), Tk = dim(), dh = dim();
         NodeId q = in_.ConsumeBool() ? pick_rank(3) : input({H, dim(), dh});
         NodeId k = input({H, Tk, dh}), v = input({H, Tk, dim()});
-        op(Op::Attention, {q, k, v}, with_offset(in_.ConsumeIntegralInRange<int64_t>(-1, 3), in_.ConsumeBool() ? 0.5 : 1));
+        op(Op::Attention, {q, k, v}, with_mask_offset(in_.ConsumeIntegralInRange<int64_t>(-1, 3), in_.ConsumeBool() ? 0.5 : 1));
         break;
       }
       case kKVWrite: {
         NodeId cache = in_.ConsumeBool() ? pick_rank(3) : input({dim(), dim(), dim()});
         std::vector<int64_t> c = dims_of(cache);
         NodeId fresh = in_.ConsumeBool() ? pick_rank(3) : input({c[0], 1, c[2]});
-        op(Op::KVWrite, {cache, fresh}, with_offset(in_.ConsumeIntegralInRange<int64_t>(0, c[1] - 1)));
+        Attrs row;
+        row.row = in_.ConsumeIntegralInRange<int64_t>(0, c[1] - 1);
+        op(Op::KVWrite, {cache, fresh}, row);
         break;
       }
       case kEmbedding: {

@@ -18,8 +18,9 @@ namespace {
 
 std::string signature(const Node& n) {
   std::string s = std::string(op_name(n.op)) + "|" + std::string(dtype_name(n.dtype)) + "|" + shape_str(n.shape) + "|" +
-                  n.attrs.name + "|" + std::to_string(n.attrs.scalar) + "|" + std::to_string(n.attrs.n_rep) + "|" +
-                  n.attrs.offset.str() + "|";
+                  n.attrs.name + "|" + std::to_string(n.attrs.value) + "|" + std::to_string(n.attrs.eps) + "|" +
+                  std::to_string(n.attrs.scale) + "|" + std::to_string(n.attrs.n_rep) + "|" + n.attrs.mask_offset.str() +
+                  "|" + n.attrs.row.str() + "|";
   for (int p : n.attrs.perm) s += std::to_string(p) + ",";
   return s;
 }

@@ -25,7 +25,9 @@ struct KeyHash {
   size_t operator()(const Key& k) const {
     size_t h = static_cast<size_t>(k.node->op);
     for (NodeId i : k.inputs) h = mix(h, static_cast<size_t>(i));
-    h = mix(h, std::hash<double>{}(k.node->attrs.scalar));
+    h = mix(h, std::hash<double>{}(k.node->attrs.value));
+    h = mix(h, std::hash<double>{}(k.node->attrs.eps));
+    h = mix(h, std::hash<double>{}(k.node->attrs.scale));
     h = mix(h, k.node->shape.size());
     return h;
   }

@@ -24,7 +24,7 @@ PassResult decompose(const Graph& g) {
     switch (n.op) {
       case Op::RMSNorm: {
         NodeId ms = op(Op::Mean, {op(Op::Mul, {x, x})});
-        NodeId r = op(Op::Rsqrt, {op(Op::Add, {ms, rb.scalar(n.attrs.scalar)})});
+        NodeId r = op(Op::Rsqrt, {op(Op::Add, {ms, rb.scalar(n.attrs.eps)})});
         y = op(Op::Mul, {op(Op::Mul, {x, r}), rb[n.inputs[1]]});
         break;
       }

@@ -35,13 +35,13 @@ std::optional<AttentionMatch> match_at(const Graph& g, const std::vector<int>& u
   if (uses[static_cast<size_t>(g.node(masked).inputs[0])] != 1) return std::nullopt;
   if (scaled.op != Op::Mul && scaled.op != Op::Div) return std::nullopt;
   const Node& c = g.node(scaled.inputs[1]);
-  if (c.op != Op::Const || !c.shape.empty() || (scaled.op == Op::Div && c.attrs.scalar == 0)) return std::nullopt;
+  if (c.op != Op::Const || !c.shape.empty() || (scaled.op == Op::Div && c.attrs.value == 0)) return std::nullopt;
   if (!single(scaled.inputs[0], Op::MatMul)) return std::nullopt;
   const Node& qk = g.node(scaled.inputs[0]);
   const Node& kt = g.node(qk.inputs[1]);
   if (kt.op != Op::Transpose || kt.attrs.perm != Perm{0, 2, 1}) return std::nullopt;
   AttentionMatch m{qk.inputs[0], kt.inputs[0], pv.inputs[1],
-                   scaled.op == Op::Mul ? c.attrs.scalar : 1.0 / c.attrs.scalar, g.node(masked).attrs.offset};
+                   scaled.op == Op::Mul ? c.attrs.value : 1.0 / c.attrs.value, g.node(masked).attrs.mask_offset};
   const Shape &q = g.node(m.q).shape, &k = g.node(m.k).shape, &v = g.node(m.v).shape;
   // One head per batch entry on every operand (the matmuls may have broadcast them).
   if (q.size() != 3 || k.size() != 3 || v.size() != 3 || q[0] != k[0] || k[0] != v[0] || q[2] != k[2] || k[1] != v[1])
@@ -62,8 +62,8 @@ PassResult match_attention(const Graph& g) {
       continue;
     }
     Attrs a;
-    a.scalar = m->scale;
-    a.offset = m->offset;
+    a.scale = m->scale;
+    a.mask_offset = m->offset;
     rb.map(id, rb.emit(Op::Attention, {rb[m->q], rb[m->k], rb[m->v]}, a));
     ++rewrites;
   }

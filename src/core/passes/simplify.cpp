@@ -33,7 +33,7 @@ class Simplifier {
   const Node& at(NodeId id) { return rb.out().node(id); }
   std::optional<double> scalar(NodeId id) {
     const Node& n = at(id);
-    if (n.op == Op::Const && n.shape.empty() && n.value) return n.attrs.scalar;
+    if (n.op == Op::Const && n.shape.empty() && n.value) return n.attrs.value;
     return std::nullopt;
   }
   bool is(NodeId id, double v) { return scalar(id) == v; }
