@@ -217,9 +217,10 @@ bool before(const CrossingReason& a, const CrossingReason& b) { return std::tie(
 }  // namespace
 
 Boundary Grouping::why_crossing(NodeId tensor, int group) const {
-  const CrossingReason key{tensor, group, Boundary::OneAnchorPerKernel};
-  auto it = std::lower_bound(why.begin(), why.end(), key, before);
-  return it != why.end() && it->tensor == tensor && it->group == group ? it->why : Boundary::OneAnchorPerKernel;
+  const size_t t = static_cast<size_t>(tensor);
+  for (size_t i = why_start[t]; i < why_start[t + 1]; ++i)  // a tensor crosses into a few kernels
+    if (why[i].group == group) return why[i].why;
+  return Boundary::OneAnchorPerKernel;
 }
 
 std::vector<int64_t> node_numels(const Graph& g, const Binding& bind) {
@@ -250,8 +251,11 @@ Grouping group_nodes(const Graph& g, const FuseOptions& opt, const Binding& bind
   p.why_.erase(std::unique(p.why_.begin(), p.why_.end(),
                            [](const CrossingReason& a, const CrossingReason& b) { return !before(a, b) && !before(b, a); }),
                p.why_.end());
+  std::vector<size_t> why_start(g.size() + 1, 0);
+  for (const CrossingReason& r : p.why_) ++why_start[static_cast<size_t>(r.tensor) + 1];
+  for (size_t i = 0; i < g.size(); ++i) why_start[i + 1] += why_start[i];
   return {std::move(p.groups_), std::move(p.group_of_), std::move(p.storage_), std::move(p.numel_), std::move(p.users_),
-          std::move(p.why_), std::move(p.guards_)};
+          std::move(p.why_), std::move(why_start), std::move(p.guards_)};
 }
 
 }  // namespace fl::fusion

@@ -58,6 +58,7 @@ struct Grouping {
   std::vector<int64_t> numel;     // per node, under the binding
   Users users;
   std::vector<CrossingReason> why;  // sorted by (tensor, group), the first reason recorded for each
+  std::vector<size_t> why_start;    // per node, and one past the last: where its reasons begin in `why`
   std::vector<ExtentGuard> guards;  // every extent comparison made, in order
 
   // Why `tensor` crosses into `group`; a crossing with no recorded reason is
