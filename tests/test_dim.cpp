@@ -38,3 +38,16 @@ TEST_CASE("numel and shape strings") {
   CHECK(shape_str(s) == "(8, S, 128)");
   CHECK(eval_shape(s, {{"S", 2}}) == std::vector<int64_t>{8, 2, 128});
 }
+
+TEST_CASE("a table of dims evaluates each as Dim::eval does") {
+  const Dim S = Dim::symbol("S"), B = Dim::symbol("B"), T = Dim::symbol("T");
+  const std::vector<Dim> dims{Dim(7), Dim(0), S, S + 1, B * S * 8, B * T * T + T * 3 + 2, S * S, Dim(-4) + B};
+  DimTable table;
+  for (size_t i = 0; i < dims.size(); ++i) CHECK(table.add(dims[i]) == i);
+  for (const Binding& b : {Binding{{"S", 1}, {"B", 1}, {"T", 1}}, Binding{{"S", 4096}, {"B", 8}, {"T", 3}, {"P", 5}}}) {
+    const std::vector<int64_t> values = table.eval(b);
+    REQUIRE(values.size() == dims.size());
+    for (size_t i = 0; i < dims.size(); ++i) CHECK(values[i] == dims[i].eval(b));
+  }
+  CHECK_THROWS_AS(table.eval({{"S", 1}, {"B", 2}}), UnboundSymbol);  // T is missing
+}

@@ -72,6 +72,14 @@ int64_t Dim::eval(const Binding& b) const {
   return total;
 }
 
+std::vector<std::pair<std::vector<std::string>, int64_t>> Dim::term_list() const {
+  std::vector<std::pair<std::vector<std::string>, int64_t>> out;
+  if (constant_ != 0 || !symbolic_) out.push_back({{}, constant_});
+  if (symbolic_)
+    for (const auto& [mono, c] : *symbolic_) out.push_back({mono, c});
+  return out;
+}
+
 std::vector<std::string> Dim::symbols() const {
   std::set<std::string> names;
   if (symbolic_)
@@ -112,6 +120,37 @@ int64_t eval_numel(const Shape& s, const Binding& b) {
   int64_t n = 1;
   for (const auto& d : s) n *= d.eval(b);
   return n;
+}
+
+size_t DimTable::add(const Dim& d) {
+  for (const auto& [mono, coef] : d.term_list()) {
+    Term t{coef, static_cast<uint32_t>(factors_.size()), static_cast<uint32_t>(mono.size())};
+    for (const std::string& s : mono) {
+      auto it = std::find(symbols_.begin(), symbols_.end(), s);
+      if (it == symbols_.end()) it = symbols_.insert(symbols_.end(), s);
+      factors_.push_back(static_cast<uint32_t>(it - symbols_.begin()));
+    }
+    terms_.push_back(t);
+  }
+  start_.push_back(terms_.size());
+  return start_.size() - 2;
+}
+
+std::vector<int64_t> DimTable::eval(const Binding& b) const {
+  std::vector<int64_t> value(symbols_.size());
+  for (size_t i = 0; i < symbols_.size(); ++i) {
+    auto it = b.find(symbols_[i]);
+    if (it == b.end()) throw UnboundSymbol(symbols_[i]);
+    value[i] = it->second;
+  }
+  std::vector<int64_t> out(start_.size() - 1, 0);
+  for (size_t d = 0; d + 1 < start_.size(); ++d)
+    for (size_t t = start_[d]; t < start_[d + 1]; ++t) {
+      int64_t v = terms_[t].coef;
+      for (uint32_t f = terms_[t].first; f < terms_[t].first + terms_[t].count; ++f) v *= value[factors_[f]];
+      out[d] += v;
+    }
+  return out;
 }
 
 std::vector<int64_t> eval_shape(const Shape& s, const Binding& b) {

@@ -41,6 +41,9 @@ class Dim {
   int64_t constant() const { return eval({}); }
   int64_t eval(const Binding& b) const;
   std::vector<std::string> symbols() const;
+  // The polynomial's terms: (its symbols, repeated for powers; coefficient),
+  // the constant term with no symbols.
+  std::vector<std::pair<std::vector<std::string>, int64_t>> term_list() const;
   std::string str() const;
 
  private:
@@ -64,5 +67,25 @@ std::vector<int64_t> eval_shape(const Shape& s, const Binding& b);
 // numel(s).eval(b) without building the product's polynomial: what costing
 // under a binding does for every node.
 int64_t eval_numel(const Shape& s, const Binding& b);
+
+// Many polynomials compiled for evaluation under many bindings: each binding's
+// symbols are looked up once, then every polynomial is sums of products of
+// numbers (costing a compiled graph evaluates every node's element count).
+class DimTable {
+ public:
+  size_t add(const Dim& d);  // its index
+  // Every polynomial's value under `b`; throws UnboundSymbol for a symbol `b` lacks.
+  std::vector<int64_t> eval(const Binding& b) const;
+
+ private:
+  struct Term {
+    int64_t coef;
+    uint32_t first, count;  // its symbols: indices into symbols_, in factors_[first, first + count)
+  };
+  std::vector<std::string> symbols_;
+  std::vector<uint32_t> factors_;
+  std::vector<Term> terms_;
+  std::vector<size_t> start_{0};  // per polynomial, and one past the last: where its terms begin
+};
 
 }  // namespace fl

@@ -13,6 +13,7 @@ struct FusionPlan {
   FuseOptions options;
   fusion::Grouping grouping;
   std::vector<int> order;
+  DimTable numels;  // every node's element count, compiled for costing under other bindings
 };
 
 FusionPlan plan_fusion(const Graph& g, const FuseOptions& opt, const Binding& bind);
