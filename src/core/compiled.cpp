@@ -23,9 +23,11 @@ bool CompiledPhase::compiled_for(const AnalysisConfig& c, bool decode_phase) con
 CompiledPhase compile_phase(const AnalysisConfig& c, bool decode) {
   const TraceOptions options = symbolic_options(c);
   const Graph traced = decode ? decode_layer(c.model, ParamMode::shapes(), options) : prefill_layer_symbolic(c.model, options);
-  CompiledPhase out{decode, c.model, options, optimize_partitions(traced), {}};
+  CompiledPhase out{decode, c.model, options, optimize_partitions(traced), {}, {}};
   for (size_t i = 0; i < out.graphs.size(); ++i)
     out.plans[i] = plan_fusion(*out.graphs[i], partition_fuse_options(kAllPartitions[i]), c.binding());
+  if (!decode)  // only prefill's observations ask
+    out.flash_unfused = plan_fusion(*out.graphs[3], partition_fuse_options(PartitionId::Eager), c.binding());
   return out;
 }
 

@@ -20,6 +20,7 @@ struct CompiledPhase {
   TraceOptions options;  // dtypes, the whole model or one layer (the batch a symbol)
   PartitionGraphs graphs;
   std::array<FusionPlan, std::size(kAllPartitions)> plans;  // each graph's fusion, planned at the compiling binding
+  FusionPlan flash_unfused;  // prefill: the FlashAttention graph with fusion off (what fusion saves outside attention)
 
   // Whether the graphs are those of `c`'s phase: everything the trace depends
   // on is the same (T, S, the batch and the GPU are bound later).

@@ -17,10 +17,8 @@ std::string num(int64_t n) { return fmt_count(static_cast<double>(n)); }
 
 // Bytes that fusion removes outside attention: the FlashAttention graph run
 // unfused against fused, so that attention's scores are in neither.
-int64_t fusion_saving_outside_attention(const Partition& flash, const AnalysisConfig& c) {
-  FuseOptions unfused;
-  unfused.enable = false;
-  return graph_cost(fuse(*flash.graph, unfused, c.binding()), c.hw).bytes - flash.cost.bytes;
+int64_t fusion_saving_outside_attention(const Partition& flash, const std::vector<Kernel>& flash_unfused, const Hardware& hw) {
+  return graph_cost(flash_unfused, hw).bytes - flash.cost.bytes;
 }
 
 Observation prefill_decomposed(const AnalysisConfig& c, const Partition& eager, const Partition& dec) {
@@ -31,7 +29,8 @@ Observation prefill_decomposed(const AnalysisConfig& c, const Partition& eager, 
 }
 
 // What fusion saves, and what it leaves: attention's score matrix.
-Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition>& ps) {
+Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition>& ps,
+                            const std::function<std::vector<Kernel>()>& flash_unfused) {
   const Partition &dec = ps[1], &fused = ps[2], &flash = ps[3];
   const int64_t T = c.tokens, saved = dec.cost.bytes - fused.cost.bytes;
   if (share(saved, dec.cost.bytes) < Claim::kSmall) {
@@ -41,7 +40,7 @@ Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition
                {fb(dec.cost.bytes), fb(fused.cost.bytes), fmt_percent(share(weights, fused.cost.bytes))})};
   }
   const int64_t score_bytes = c.batch * c.model.H * T * T * dtype_bytes(c.act);
-  const double outside = share(fusion_saving_outside_attention(flash, c), saved);
+  const double outside = share(fusion_saving_outside_attention(flash, flash_unfused(), c.hw), saved);
   const bool pointwise = outside >= Claim::kMost;
   const std::vector<std::string> args{fb(dec.cost.bytes), fb(fused.cost.bytes), num(c.batch * c.model.H), num(T),
                                       fb(score_bytes), fmt_percent(pointwise ? outside : 1 - outside)};
@@ -133,8 +132,10 @@ Observation memory_observation(const MemoryReport& memory) {
   return {memory.fits ? "memory_fits" : "memory_too_big", memory.text};
 }
 
-std::vector<Observation> prefill_observations(const AnalysisConfig& c, const std::vector<Partition>& ps) {
-  return {prefill_decomposed(c, ps[0], ps[1]), prefill_traffic(c, ps), prefill_flash(c, ps[3]), prefill_bound(c, ps[3])};
+std::vector<Observation> prefill_observations(const AnalysisConfig& c, const std::vector<Partition>& ps,
+                                              const std::function<std::vector<Kernel>()>& flash_unfused) {
+  return {prefill_decomposed(c, ps[0], ps[1]), prefill_traffic(c, ps, flash_unfused), prefill_flash(c, ps[3]),
+          prefill_bound(c, ps[3])};
 }
 
 std::vector<Observation> decode_observations(const AnalysisConfig& c, const std::vector<Partition>& ps, int64_t weights,

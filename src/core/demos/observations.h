@@ -3,6 +3,8 @@
 // tests and for readers of `--json`), the text says it with the numbers.
 #pragma once
 
+#include <functional>
+
 #include <string>
 #include <vector>
 
@@ -22,7 +24,10 @@ struct Claim {
 };
 
 // Demos 2 and 3: the four partitions `ps` of the configuration's prefill or decode.
-std::vector<Observation> prefill_observations(const AnalysisConfig& c, const std::vector<Partition>& ps);
+// `flash_unfused`: the FlashAttention partition's kernels with fusion off
+// (asked for only when the sentence needs them).
+std::vector<Observation> prefill_observations(const AnalysisConfig& c, const std::vector<Partition>& ps,
+                                              const std::function<std::vector<Kernel>()>& flash_unfused);
 // `weights` and `kv`: the bytes of the traced graph's parameters and of its KV cache.
 std::vector<Observation> decode_observations(const AnalysisConfig& c, const std::vector<Partition>& ps, int64_t weights,
                                              int64_t kv);

@@ -41,7 +41,8 @@ PhaseReport prefill_report(const AnalysisConfig& c, const CompiledPhase& compile
   for (size_t i = 0; i < std::min<size_t>(4, order.size()); ++i) r.slowest.push_back(kernel_report(fused, order[i], c.hw, L, false));
 
   r.score_bytes = c.batch * c.model.H * T * T * dtype_bytes(c.act);  // one layer's
-  r.observations = prefill_observations(c, ps);
+  r.observations = prefill_observations(
+      c, ps, [&] { return fuse_planned(*compiled.graphs[3], compiled.flash_unfused, c.binding()); });
   r.memory = memory_report(c, T);
   if (!r.memory.fits) r.observations.push_back(memory_observation(r.memory));
   r.partitions = partition_reports(ps, c, T * c.batch);
