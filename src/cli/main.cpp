@@ -51,7 +51,7 @@ std::string render(const PhaseReport& r, Lang l) {
   std::vector<std::vector<std::string>> rows;
   if (!r.decode()) {
     for (const PartitionReport& p : r.partitions)
-      rows.push_back({p.name, std::to_string(p.cost.kernels), bytes(p.cost.bytes), fmt_fixed(p.cost.flops / 1e9, 0),
+      rows.push_back({p.name, std::to_string(p.cost.kernels), bytes(p.cost.bytes), fmt_count(p.cost.flops / 1e9),
                       fmt_time(p.cost.t), fmt_time(p.cost.t_total), fmt_ratio(p.speedup)});
     out += render_table({T(Text::ColPartition, l), T(Text::ColKernels, l), T(Text::ColHbm, l), T(Text::ColGflops, l),
                          T(Text::ColRoofline, l), T(Text::ColTotal, l), T(Text::ColSpeedup, l)}, rows);
