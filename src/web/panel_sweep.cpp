@@ -237,7 +237,7 @@ void DrawSweepPanel(State& state) {
   const SweepKey key = chosen_key(decode);
   const AnalysisConfig config = MakeAnalysisConfig(state.settings, decode ? 3 : 2);
   SweepJob& job = Job();
-  job.Advance(config, key, kFrameBudgetMs);
+  job.Advance(config, key, kFrameBudgetMs, state.compiler);
   if (job.Busy()) {
     ImGui::SameLine(0, ImGui::GetFontSize());
     TextMuted(tr(Text::UiSweepProgress, lang, {std::to_string(job.Done()), std::to_string(job.Total())}));

@@ -18,7 +18,7 @@ std::string identity_of(AnalysisConfig c, SweepKey key) {
 
 }  // namespace
 
-void SweepJob::Advance(const AnalysisConfig& c, SweepKey key, double budget_ms) {
+void SweepJob::Advance(const AnalysisConfig& c, SweepKey key, double budget_ms, PhaseCompiler& compiler) {
   const std::string identity = identity_of(c, key);
   if (identity != identity_) {
     identity_ = identity;
@@ -39,7 +39,7 @@ void SweepJob::Advance(const AnalysisConfig& c, SweepKey key, double budget_ms) 
   };
   if (Busy()) do {
       try {
-        building_.points.push_back(sweep_point(config_, key, values_[next_], compiler_));
+        building_.points.push_back(sweep_point(config_, key, values_[next_], compiler));
       } catch (const ConfigError& e) {  // a value the configuration refuses: the sweep ends before it
         error_ = e;
         values_.resize(next_);

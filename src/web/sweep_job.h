@@ -18,8 +18,9 @@ class SweepJob {
  public:
   // Starts over when `c` or `key` differ from the last call in anything but
   // the swept size's own value (dragging it only moves the marker), then
-  // computes points for up to `budget_ms`, at least one.
-  void Advance(const AnalysisConfig& c, SweepKey key, double budget_ms);
+  // computes points for up to `budget_ms`, at least one, from the phase that
+  // `compiler` holds (the page's own: the view and its sweep share one compilation).
+  void Advance(const AnalysisConfig& c, SweepKey key, double budget_ms, PhaseCompiler& compiler);
 
   bool HasShown() const { return !shown_.points.empty(); }
   bool Busy() const { return next_ < values_.size(); }  // the shown sweep is stale
@@ -39,7 +40,6 @@ class SweepJob {
   std::vector<Crossing> crossings_;
   nlohmann::json json_;
   std::optional<ConfigError> error_;
-  PhaseCompiler compiler_;  // the phase's graphs, compiled once for every T or S swept
 };
 
 }  // namespace fl::web
