@@ -59,9 +59,7 @@ std::vector<StageReport> stage_reports(const Graph& traced, const Partition& fus
       o.text = node_str(g, o.id);
       o.inputs.assign(n.inputs.begin(), n.inputs.end());
       o.kernel = last ? kernel_of[i] : -1;
-      int64_t elements = 1;
-      for (int64_t e : eval_shape(n.shape, bind)) elements *= e;
-      o.bytes = elements * dtype_bytes(n.dtype);
+      o.bytes = eval_numel(n.shape, bind) * dtype_bytes(n.dtype);
     }
     for (NodeId id : diff.added) r.nodes[static_cast<size_t>(id)].change = NodeChange::Added;
     for (NodeId id : diff.rewritten) r.nodes[static_cast<size_t>(id)].change = NodeChange::Rewritten;
