@@ -81,8 +81,8 @@ void begin_frame(App& app) {
   io.DisplayFramebufferScale = ImVec2(pixels, pixels);
   if (io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(io.MousePos.x / pixels, io.MousePos.y / pixels);
   if (app.state.settings.theme != app.theme_applied) ApplyTheme(app.theme_applied = app.state.settings.theme);
+  KeyFrameBegins();
   ImGui::NewFrame();
-  KeyFrameBegun();
   KeyboardFocusFrameBegun();
 }
 

@@ -9,6 +9,8 @@
 #include <emscripten.h>
 #include <imgui_impl_glfw.h>
 
+#include "web/key_queue.h"
+
 #include <cstdlib>
 
 namespace {
@@ -91,24 +93,24 @@ void wheel_callback(GLFWwindow* window, double dx, double dy) {
   ImGui_ImplGlfw_ScrollCallback(window, -dx / kPixelsPerNotch, -dy / kPixelsPerNotch);
 }
 
-// Whether a key was pressed since the last frame began, and the releases
-// held back since: ImGui 1.86 reads a key's state once per frame, so a press
-// and release between two frames (a quick Enter while a slow frame draws)
-// would never be seen. Every release after such a press waits for the next
-// frame, in order, so a modifier let go with it (Shift of a quick Shift+Tab)
-// is still down in the frame that sees the key.
-bool g_pressed_since_frame = false;
-std::vector<int> g_deferred_releases;
+using fl::web::KeyEvent;
+using fl::web::KeyEventQueue;
+
+KeyEventQueue g_key_queue;
 GLFWwindow* g_key_window = nullptr;
 
-void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
-  const bool known = key >= 0 && key <= GLFW_KEY_LAST;
-  if (known && action == GLFW_PRESS) g_pressed_since_frame = true;
-  if (known && action == GLFW_RELEASE && g_pressed_since_frame) {
-    g_deferred_releases.push_back(key);
-    return;
-  }
-  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+void forward_key_event(const KeyEvent& e) {
+  if (e.kind == KeyEvent::Kind::Char) ImGui_ImplGlfw_CharCallback(g_key_window, e.code);
+  else ImGui_ImplGlfw_KeyCallback(g_key_window, e.key, 0, e.action, e.mods);
+}
+
+void key_callback(GLFWwindow*, int key, int, int action, int mods) {
+  if (key < 0 || key > GLFW_KEY_LAST) return;  // ImGui's backend ignores unknown keys too
+  g_key_queue.Push({KeyEvent::Kind::Key, key, action, mods, 0}, forward_key_event);
+}
+
+void char_callback(GLFWwindow*, unsigned code) {
+  g_key_queue.Push({KeyEvent::Kind::Char, 0, 0, 0, code}, forward_key_event);
 }
 
 std::string take_c_string(char* s) {
@@ -151,13 +153,11 @@ void InstallWheelFix(GLFWwindow* window) { glfwSetScrollCallback(window, wheel_c
 void InstallKeyFix(GLFWwindow* window) {
   g_key_window = window;
   glfwSetKeyCallback(window, key_callback);
+  glfwSetCharCallback(window, char_callback);
 }
 
-void KeyFrameBegun() {
-  g_pressed_since_frame = false;
-  if (g_deferred_releases.empty()) return;
-  for (int key : std::exchange(g_deferred_releases, {})) ImGui_ImplGlfw_KeyCallback(g_key_window, key, 0, GLFW_RELEASE, 0);
-  KeepDrawing();  // the next frame sees the release
+void KeyFrameBegins() {
+  if (g_key_queue.FrameBegins(forward_key_event)) KeepDrawing();  // what is still held waits for the next frame
 }
 
 namespace {

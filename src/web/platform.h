@@ -43,10 +43,11 @@ void InstallWheelFix(GLFWwindow* window);
 
 // ImGui 1.86 reads each key's state once per frame: a key pressed and
 // released between two frames (Enter tapped while a slow frame draws) would be
-// lost. Installs a key callback that holds such a release back; call
-// KeyFrameBegun right after ImGui::NewFrame, which then releases it.
+// lost. Installs key and character callbacks that pass events through a
+// KeyEventQueue (key_queue.h); call KeyFrameBegins right before
+// ImGui::NewFrame, which hands on what the frame may see.
 void InstallKeyFix(GLFWwindow* window);
-void KeyFrameBegun();
+void KeyFrameBegins();
 
 // WebGL context loss: the canvas's webglcontextlost / webglcontextrestored
 // events. While lost, frames draw nothing; each restore bumps the generation,

@@ -116,9 +116,6 @@ export async function typeIntoInput(page, key, text, { enter = true } = {}) {
     await afterFrames(page, 3);
     if ((await explain()).active_input !== key) continue;
     await page.keyboard.press("Control+A");  // replace the text, whatever the activation selected
-    // Ctrl's release in a frame of its own: a modifier let go in the same frame as a key is applied
-    // after it (platform.cpp), and ImGui takes no characters while Ctrl is down.
-    await afterFrames(page, 1);
     await page.keyboard.type(text);
     if (enter) {
       await page.keyboard.press("Enter");
