@@ -2,18 +2,11 @@
 
 #include <algorithm>
 
+#include "core/utf8.h"
+
 namespace fl::cli {
 
 namespace {
-
-// Decodes one UTF-8 code point starting at s[i]; advances i.
-char32_t next_code_point(const std::string& s, size_t& i) {
-  unsigned char c = static_cast<unsigned char>(s[i++]);
-  int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
-  char32_t cp = extra ? c & (0x3F >> extra) : c;
-  for (int k = 0; k < extra && i < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i++]) & 0x3F);
-  return cp;
-}
 
 int columns(char32_t cp) {
   if (cp >= 0x300 && cp <= 0x36F) return 0;  // combining marks (the hat of x̂)

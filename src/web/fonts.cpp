@@ -2,17 +2,13 @@
 
 #include <imgui.h>
 
+#include "web/glyph_ranges.h"
+
 namespace fl::web {
 
 namespace {
 
 constexpr float kFontSizeCss = 15.0f;
-
-// Latin, combining marks (x̂), Greek, punctuation, arrows, maths, CJK punctuation, CJK ideographs
-// and full-width forms: only glyphs present in the subset are baked.
-const ImWchar kRanges[] = {
-    0x0020, 0x00FF, 0x0300, 0x03FF, 0x2000, 0x22FF, 0x3000, 0x30FF, 0x4E00, 0x9FFF, 0xFF00, 0xFFEF, 0,
-};
 
 }  // namespace
 
@@ -20,9 +16,17 @@ ImFont* g_mono = nullptr;
 
 ImFont* MonoFont() { return g_mono; }
 
-bool Fonts::Update(float pixel_ratio) {
-  if (pixel_ratio == pixel_ratio_) return false;
+bool Fonts::Update(float pixel_ratio, Lang lang) {
+  if (pixel_ratio == pixel_ratio_ && lang == lang_) return false;
   pixel_ratio_ = pixel_ratio;
+  lang_ = lang;
+  // Only glyphs present in the subset are baked; ImGui keeps a pointer to the ranges.
+  ranges_.clear();
+  for (const auto& [first, last] : BakedGlyphs(lang)) {
+    ranges_.push_back(static_cast<ImWchar>(first));
+    ranges_.push_back(static_cast<ImWchar>(last));
+  }
+  ranges_.push_back(0);
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   ImFontConfig cfg;
@@ -35,7 +39,7 @@ bool Fonts::Update(float pixel_ratio) {
   } else {
     cfg.FontDataOwnedByAtlas = false;  // bytes_ outlives the atlas and is reused on rebuilds
     io.Fonts->AddFontFromMemoryTTF(bytes_.data(), static_cast<int>(bytes_.size()), kFontSizeCss * pixel_ratio, &cfg,
-                                   kRanges);
+                                   ranges_.data());
   }
   // A monospace font for the pseudo-kernels: ImGui's own (ProggyClean, Latin).
   ImFontConfig mono;

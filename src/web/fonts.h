@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "core/i18n.h"
+
 struct ImFont;
 
 namespace fl::web {
@@ -16,13 +18,16 @@ class Fonts {
   // `bytes`: the subset font (OpenType); empty falls back to ImGui's own font.
   explicit Fonts(std::vector<unsigned char> bytes) : bytes_(std::move(bytes)) {}
 
-  // Rebuilds the atlas when the pixel ratio changed (first frame, zoom, moving
-  // to another screen); true if it did, and the GPU texture must be remade.
-  bool Update(float pixel_ratio);
+  // Rebuilds the atlas when the pixel ratio (first frame, zoom, moving to
+  // another screen) or the language changed (the glyphs it bakes:
+  // glyph_ranges.h); true if it did, and the GPU texture must be remade.
+  bool Update(float pixel_ratio, Lang lang);
 
  private:
   std::vector<unsigned char> bytes_;
+  std::vector<unsigned short> ranges_;  // ImWchar pairs, 0-terminated
   float pixel_ratio_ = 0;
+  Lang lang_ = Lang::Zh;
 };
 
 }  // namespace fl::web

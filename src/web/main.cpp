@@ -70,7 +70,7 @@ void begin_frame(App& app) {
   const CanvasSize canvas = SyncCanvasSize();
   const float scale = static_cast<float>(app.state.settings.scale);
   const float pixels = canvas.pixel_ratio * scale;  // framebuffer pixels per ImGui unit
-  if (app.fonts.Update(pixels)) {
+  if (app.fonts.Update(pixels, app.state.settings.lang)) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
