@@ -132,7 +132,11 @@ void draw_frame(App& app) {
   UpdateTouchScroll(PressIsTouch());
   KeyboardFocusFrameEnding();
   RecordUiTime(emscripten_get_now() - start);
-  end_frame();
+  // ImGui sizes new windows and tables in their first frame and shows them
+  // from the next: the first frame is not rendered (SwiftShader takes ~0.1 s
+  // to render one).
+  if (app.frame == 0) ImGui::EndFrame();
+  else end_frame();
   if (app.state.settings != app.url_settings || !(Explain() == app.url_explain)) {
     app.url_settings = app.state.settings;
     app.url_explain = Explain();
@@ -166,9 +170,7 @@ void frame(void* arg) {
     ShowErrorPanel("unknown C++ exception");
   }
   RecordFrameTime(emscripten_get_now() - start);
-  // ImGui sizes tables and windows on their first frame and shows them on
-  // the next: the second frame is the first complete one.
-  if (++app.frame == 2) SignalReady();
+  if (++app.frame == 2) SignalReady();  // the first complete frame (see draw_frame)
 }
 
 }  // namespace
@@ -211,5 +213,8 @@ int main() {
   SetDocumentLanguage(std::string(lang_key(app.url_settings.lang)));
   BindApi(app.state);
   BindExplain(app.state);
+  // The first two frames at once, not at the next two animation frames.
+  frame(&app);
+  frame(&app);
   RunMainLoop(frame, &app);
 }
