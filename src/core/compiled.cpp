@@ -1,6 +1,7 @@
 #include "core/compiled.h"
 
 #include "core/model.h"
+#include "core/regional.h"
 
 namespace fl {
 
@@ -16,14 +17,32 @@ TraceOptions symbolic_options(const AnalysisConfig& c) {
 
 }  // namespace
 
+PartitionGraphs compile_graphs(const LayerCfg& model, bool decode, const TraceOptions& options) {
+  auto optimized = [&](int64_t layers) {
+    TraceOptions o = options;
+    o.layers = layers;
+    return optimize_partitions(decode ? decode_layer(model, ParamMode::shapes(), o) : prefill_layer_symbolic(model, o));
+  };
+  if (options.layers >= 4 && options.layers <= Limits::kMaxLayers) {
+    const PartitionGraphs two = optimized(2), three = optimized(3);
+    PartitionGraphs whole;
+    for (size_t i = 0; i < whole.size(); ++i) {
+      std::optional<Graph> g = repeat_layers(*two[i], *three[i], options.layers);
+      if (!g) return optimized(options.layers);
+      whole[i] = std::make_shared<const Graph>(std::move(*g));
+    }
+    return whole;
+  }
+  return optimized(options.layers);
+}
+
 bool CompiledPhase::compiled_for(const AnalysisConfig& c, bool decode_phase) const {
   return decode == decode_phase && model == c.model && options == symbolic_options(c);
 }
 
 CompiledPhase compile_phase(const AnalysisConfig& c, bool decode) {
   const TraceOptions options = symbolic_options(c);
-  const Graph traced = decode ? decode_layer(c.model, ParamMode::shapes(), options) : prefill_layer_symbolic(c.model, options);
-  CompiledPhase out{decode, c.model, options, optimize_partitions(traced), {}, {}};
+  CompiledPhase out{decode, c.model, options, compile_graphs(c.model, decode, options), {}, {}};
   for (size_t i = 0; i < out.graphs.size(); ++i)
     out.plans[i] = plan_fusion(*out.graphs[i], partition_fuse_options(kAllPartitions[i]), c.binding());
   if (!decode)  // only prefill's observations ask

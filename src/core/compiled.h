@@ -29,6 +29,12 @@ struct CompiledPhase {
 
 CompiledPhase compile_phase(const AnalysisConfig& c, bool decode);
 
+// The four partitions' graphs of a phase traced with `options`. A whole model
+// is compiled from the same model with two and three layers, whose passes show
+// the graph of its repeated layer (regional.h); the passes see the whole trace
+// only where they do not.
+PartitionGraphs compile_graphs(const LayerCfg& model, bool decode, const TraceOptions& options);
+
 // The four partitions of `c`'s phase from graphs compiled for it: measured
 // and costed under c.binding() on c.hw (fused anew only where a plan's guard
 // fails there).

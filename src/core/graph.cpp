@@ -192,6 +192,12 @@ std::vector<int> Graph::use_counts() const {
   return uses;
 }
 
+bool operator==(const Node& a, const Node& b) {
+  const bool same_value = a.value == b.value || (a.value && b.value && *a.value == *b.value);
+  return a.op == b.op && a.inputs == b.inputs && a.shape == b.shape && a.dtype == b.dtype && a.attrs == b.attrs &&
+         a.constant_expr == b.constant_expr && same_value;
+}
+
 void verify(const Graph& g) {
   std::vector<char> constant_expr(g.size(), 0);  // recomputed, not read from the nodes
   for (size_t id = 0; id < g.size(); ++id) {

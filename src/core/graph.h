@@ -53,6 +53,9 @@ struct Node {
   bool constant_expr = false;
 };
 
+// The same node: op, operands, shape, dtype, attributes and bound value (by content).
+bool operator==(const Node& a, const Node& b);
+
 // A shape or operand error found while building or verifying a graph.
 struct GraphError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -85,6 +88,9 @@ class Graph {
 
   // Number of consumers of each node (outputs count as one more).
   std::vector<int> use_counts() const;
+
+  // The same nodes in the same order, and the same outputs.
+  bool operator==(const Graph& o) const { return nodes_ == o.nodes_ && outputs_ == o.outputs_; }
 
  private:
   std::vector<Node> nodes_;

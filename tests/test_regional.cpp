@@ -1,0 +1,73 @@
+// Regional compilation (src/core/regional.cpp): a whole model compiled from
+// its two- and three-layer versions is, node for node, the graph the passes
+// make of the whole trace.
+#include <catch2/catch.hpp>
+
+#include "core/compiled.h"
+#include "core/model.h"
+#include "core/partitions.h"
+#include "core/regional.h"
+
+#include <optional>
+
+using namespace fl;
+
+namespace {
+
+// The four partitions' graphs of the whole trace, optimised as one.
+PartitionGraphs whole_trace(const AnalysisConfig& c, bool decode) {
+  TraceOptions o = c.trace_options();
+  o.symbolic_batch = true;
+  o.batch = 1;
+  return optimize_partitions(decode ? decode_layer(c.model, ParamMode::shapes(), o) : prefill_layer_symbolic(c.model, o));
+}
+
+}  // namespace
+
+TEST_CASE("a whole model compiled from its repeated layer is the graph of the whole trace", "[regional]") {
+  for (const char* model : {"small", "llama-3.2-1b", "llama-3.1-8b", "qwen2.5-7b"}) {
+    for (bool decode : {false, true}) {
+      AnalysisConfig c = AnalysisConfig::for_demo(decode ? 3 : 2);
+      REQUIRE(c.use_model(model));
+      c.whole_model = true;
+      c.layers = 2;
+      const PartitionGraphs two = whole_trace(c, decode);
+      c.layers = 3;
+      const PartitionGraphs three = whole_trace(c, decode);
+      for (int64_t layers : {4, 7}) {
+        c.layers = layers;
+        INFO(model << ", " << layers << " layers, " << (decode ? "decode" : "prefill"));
+        const PartitionGraphs expected = whole_trace(c, decode);
+        const CompiledPhase compiled = compile_phase(c, decode);
+        for (size_t i = 0; i < expected.size(); ++i) {
+          INFO("partition " << partition_key(kAllPartitions[i]));
+          const std::optional<Graph> repeated = repeat_layers(*two[i], *three[i], layers);
+          REQUIRE(repeated.has_value());
+          CHECK(repeated->size() == expected[i]->size());
+          CHECK(*repeated == *expected[i]);
+          CHECK(*compiled.graphs[i] == *expected[i]);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("repeat_layers gives back two and three layers as they are, and nothing for graphs that do not repeat", "[regional]") {
+  AnalysisConfig c = AnalysisConfig::for_demo(2);
+  REQUIRE(c.use_model("small"));
+  c.whole_model = true;
+  c.layers = 2;
+  const PartitionGraphs two = whole_trace(c, false);
+  c.layers = 3;
+  const PartitionGraphs three = whole_trace(c, false);
+  for (size_t i = 0; i < two.size(); ++i) {
+    CHECK(repeat_layers(*two[i], *three[i], 2) == *two[i]);
+    CHECK(repeat_layers(*two[i], *three[i], 3) == *three[i]);
+  }
+  // The fused graph is not the eager one with a layer more.
+  CHECK_FALSE(repeat_layers(*two[0], *three[2], 5).has_value());
+  // Nor is a model with another layer shape.
+  c.model.f *= 2;
+  const PartitionGraphs wider = whole_trace(c, false);
+  CHECK_FALSE(repeat_layers(*two[2], *wider[2], 5).has_value());
+}
