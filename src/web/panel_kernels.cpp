@@ -43,7 +43,7 @@ void draw_kernel_table(const KernelsReport& r, int& selected, Lang lang) {
     ImGui::TableNextColumn();
     ImGui::TextWrapped("%s", k.label.c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%d", k.nodes);
+    ImGui::Text("%zu", k.nodes);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(fmt_bytes(static_cast<double>(k.reads)).c_str());
     ImGui::TableNextColumn();
