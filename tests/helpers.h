@@ -63,6 +63,16 @@ inline int count_ops(const Graph& g, Op op) {
 
 // Every stage of both pipelines (with and without attention matching)
 // computes what the traced graph computes, within float tolerance.
+// The boolean mask of the math attention form (1 where query i sees key j,
+// j <= i + offset): (queries, keys).
+inline Feeds with_causal_mask(Feeds f, int64_t queries, int64_t keys, int64_t offset) {
+  TensorValue m{{queries, keys}, {}};
+  for (int64_t i = 0; i < queries; ++i)
+    for (int64_t j = 0; j < keys; ++j) m.data.push_back(j <= i + offset ? 1.0f : 0.0f);
+  f["mask"] = std::move(m);
+  return f;
+}
+
 inline void check_all_stages(const Graph& traced, const Feeds& feeds, const Binding& bind, double tolerance = 1e-4) {
   std::vector<TensorValue> reference = run(traced, feeds, bind);
   for (bool attention : {false, true})

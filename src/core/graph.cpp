@@ -7,7 +7,7 @@ namespace fl {
 int64_t dtype_bytes(DType t) {
   switch (t) {
     case DType::FP32: case DType::I32: return 4;
-    case DType::FP8: return 1;
+    case DType::FP8: case DType::Bool: return 1;
     default: return 2;
   }
 }
@@ -19,11 +19,15 @@ std::string_view dtype_name(DType t) {
     case DType::FP32: return "fp32";
     case DType::FP8: return "fp8";
     case DType::I32: return "i32";
+    case DType::Bool: return "bool";
   }
   return "?";
 }
 
 namespace {
+
+// "%7": how listings and errors name node 7.
+std::string node_ref(NodeId id) { return std::string(1, '%').append(std::to_string(id)); }
 
 [[noreturn]] void fail(Op op, const std::string& why) {
   throw GraphError(std::string(op_name(op)) + ": " + why);
@@ -73,7 +77,12 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
     case Op::Softmax:
       if (in[0]->empty()) fail(op, "needs an axis to normalize over");
       return *in[0];
-    case Op::Neg: case Op::Exp: case Op::Rsqrt: case Op::Cos: case Op::Sin: case Op::SiLU:
+    case Op::Neg: case Op::Exp: case Op::Rsqrt: case Op::Cos: case Op::Sin: case Op::SiLU: case Op::Cast:
+    case Op::LogicalNot:
+      return *in[0];
+    case Op::MaskedFill:
+      if (broadcast(op, *in[0], *in[1]) != *in[0])
+        fail(op, "the mask " + shape_str(*in[1]) + " must broadcast to the values " + shape_str(*in[0]));
       return *in[0];
     case Op::Sum: case Op::Mean: case Op::Max: {
       if (in[0]->empty()) fail(op, "cannot reduce a scalar");
@@ -130,6 +139,7 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
 }
 
 NodeId Graph::add(Op op, NodeInputs inputs, Attrs attrs, Shape shape, DType dtype) {
+  const DType requested = dtype;
   std::vector<const Shape*> in;
   for (NodeId i : inputs) {
     if (i < 0 || static_cast<size_t>(i) >= nodes_.size()) fail(op, "input %" + std::to_string(i) + " does not exist");
@@ -138,7 +148,8 @@ NodeId Graph::add(Op op, NodeInputs inputs, Attrs attrs, Shape shape, DType dtyp
   Shape out = infer_shape(op, in, attrs, shape);
   // A compute node takes the dtype of its first operand that is not a
   // constant expression (those are cast for free at compile time), else of
-  // its first; an embedding's dtype is the activations', given by the caller.
+  // its first; an embedding's dtype is the activations', and a cast's the one
+  // it converts to, both given by the caller.
   bool constant_expr = op == Op::Const;
   if (op_kind(op) != OpKind::Source && op != Op::Embedding && !inputs.empty()) {
     dtype = nodes_[static_cast<size_t>(inputs[0])].dtype;
@@ -150,6 +161,7 @@ NodeId Graph::add(Op op, NodeInputs inputs, Attrs attrs, Shape shape, DType dtyp
         break;
       }
   }
+  if (op == Op::Cast) dtype = requested;  // what the cast converts to
   nodes_.push_back(Node{op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr, constant_expr});
   return static_cast<NodeId>(nodes_.size() - 1);
 }
@@ -208,7 +220,7 @@ void verify(const Graph& g) {
       for (NodeId i : n.inputs)
         if (i < 0 || static_cast<size_t>(i) >= id || !constant_expr[static_cast<size_t>(i)]) constant_expr[id] = 0;
     }
-    auto where = "%" + std::to_string(id) + " " + std::string(op_name(n.op)) + ": ";
+    auto where = node_ref(static_cast<NodeId>(id)) + " " + std::string(op_name(n.op)) + ": ";
     std::vector<const Shape*> in;
     for (size_t k = 0; k < n.inputs.size(); ++k) {
       NodeId i = n.inputs[k];
@@ -238,7 +250,7 @@ void verify(const Graph& g) {
 
 std::string node_str(const Graph& g, NodeId id) {
   const Node& n = g.node(id);
-  std::string s = "%" + std::to_string(id) + " = " + std::string(op_name(n.op));
+  std::string s = node_ref(id) + " = " + std::string(op_name(n.op));
   if (!n.attrs.name.empty()) s += " " + n.attrs.name;
   if (n.op == Op::Const && n.shape.empty()) s += " " + std::to_string(n.attrs.value);
   if (!n.inputs.empty()) {

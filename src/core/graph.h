@@ -20,7 +20,7 @@ using NodeInputs = SmallVector<NodeId, 3>;
 // A transpose's axis order.
 using Perm = SmallVector<int, 4>;
 
-enum class DType : uint8_t { BF16, FP16, FP32, FP8, I32 };
+enum class DType : uint8_t { BF16, FP16, FP32, FP8, I32, Bool };
 int64_t dtype_bytes(DType t);
 std::string_view dtype_name(DType t);
 
@@ -69,7 +69,8 @@ class Graph {
   const std::vector<NodeId>& outputs() const { return outputs_; }
   void set_outputs(std::vector<NodeId> outs) { outputs_ = std::move(outs); }
 
-  // Appends a node after checking its inputs and inferring its shape.
+  // Appends a node after checking its inputs and inferring its shape and
+  // dtype (`dtype` is used by sources, embeddings and casts).
   NodeId add(Op op, NodeInputs inputs, Attrs attrs = {}, Shape shape = {}, DType dtype = DType::BF16);
   // Appends a node known to be valid (a copy from another graph whose inputs
   // were remapped to values of the same shapes): no shape inference.

@@ -279,6 +279,12 @@ TensorValue eval_node(const Node& n, const std::vector<const TensorValue*>& in, 
     case Op::Cos: return map(arg(0), [](float x) { return std::cos(x); });
     case Op::Sin: return map(arg(0), [](float x) { return std::sin(x); });
     case Op::SiLU: return map(arg(0), [](float x) { return x / (1 + std::exp(-x)); });
+    case Op::Cast: return arg(0);  // values are computed in float whatever the dtype
+    case Op::LogicalNot: return map(arg(0), [](float x) { return x == 0 ? 1.0f : 0.0f; });
+    case Op::MaskedFill: {
+      const float fill = static_cast<float>(n.attrs.value);
+      return zip(n, arg(0), arg(1), [fill](float x, float mask) { return mask != 0 ? fill : x; });
+    }
     case Op::RotPairs: {
       const int64_t len = arg(0).shape.empty() ? 1 : arg(0).shape.back();
       if (len % 2) fail(n, "last dimension must be even, got " + dims_str(arg(0).shape));

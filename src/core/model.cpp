@@ -68,6 +68,9 @@ struct Step {
   Tensor cos_t, sin_t;
   Dim mask_offset;  // query i sees keys j <= i + offset
   bool decode;
+  AttentionForm form = AttentionForm::Lecture;
+  std::optional<Tensor> mask;  // the math form's boolean mask, true where a query sees a key
+  DType act = DType::BF16;
 };
 
 // q * cos + rot_pairs(q) * sin. One statement per op: the trace order must
@@ -85,12 +88,32 @@ Tensor heads_first(const Tensor& t, const Step& s, int64_t heads, int64_t dh, bo
   return reshape(transpose(x, {0, 2, 1, 3}), {s.B * heads, s.T, dh});
 }
 
+// The attention's output (B*H, T, dh) in the step's form. q (B*H, T, dh);
+// kh, vh (B*H, Tk, dh), the KV heads repeated for GQA.
+Tensor attention_heads(const LayerCfg& c, const Step& s, const Tensor& q, const Tensor& kh, const Tensor& vh) {
+  const double root = std::sqrt(static_cast<double>(c.dh));
+  switch (s.form) {
+    case AttentionForm::Lecture: {
+      Tensor scores = matmul(q, transpose(kh, {0, 2, 1})) / root;  // (B*H, T, Tk)
+      return matmul(softmax(causal_mask(scores, s.mask_offset)), vh);
+    }
+    case AttentionForm::Math: {  // scores.masked_fill(~mask, -inf); softmax(scores.float()).to(dtype) @ v
+      Tensor scores = matmul(q, transpose(kh, {0, 2, 1})) / root;
+      Tensor masked = masked_fill(scores, logical_not(*s.mask), -INFINITY);
+      Tensor p = cast(softmax(cast(masked, DType::FP32)), s.act);
+      return matmul(p, vh);
+    }
+    case AttentionForm::Sdpa:
+      return attention(q, kh, vh, 1 / root, s.mask_offset);
+  }
+  throw GraphError("unknown attention form");
+}
+
 // Causal GQA attention. q (B*H, T, dh); k, v (B*G, Tk, dh) -> (B*T, H*dh).
 Tensor attention(const LayerCfg& c, const Step& s, const Tensor& q, const Tensor& k, const Tensor& v) {
   Tensor kh = repeat_kv(k, c.H / c.G);  // head b*H + h reads kv head b*G + h / (H/G)
   Tensor vh = repeat_kv(v, c.H / c.G);
-  Tensor scores = matmul(q, transpose(kh, {0, 2, 1})) / std::sqrt(static_cast<double>(c.dh));  // (B*H, T, Tk)
-  Tensor o = matmul(softmax(causal_mask(scores, s.mask_offset)), vh);                            // (B*H, T, dh)
+  Tensor o = attention_heads(c, s, q, kh, vh);  // (B*H, T, dh)
   Tensor merged = transpose(reshape(o, {s.B, c.H, s.T, c.dh}), {0, 2, 1, 3});                      // (B, T, H, dh)
   return reshape(merged, {s.B * s.T, c.H * c.dh});
 }
@@ -145,6 +168,9 @@ void validate_options(const TraceOptions& o) {
   if (o.layers > 0) validate_tokens("vocab", o.vocab, Limits::kMaxVocab);
 }
 
+// The names of layer i's parameters and caches begin with "l<i>.".
+std::string layer_prefix(int64_t i) { return std::string(1, 'l').append(std::to_string(i)).append(1, '.'); }
+
 // One layer on an input x (tokens, d), or the whole model around the layers:
 // token ids → embedding → layers → final norm → LM head. Returns the output.
 template <class LayerFn>
@@ -157,7 +183,7 @@ Tensor model_body(Graph& g, Weights& w, const LayerCfg& c, const TraceOptions& o
   Tensor ids(&g, g.input("ids", {tokens}, DType::I32));
   Tensor x(&g, g.add(Op::Embedding, {table.id(), ids.id()}, {}, {}, o.act));
   for (int64_t i = 0; i < o.layers; ++i)
-    x = layer_fn(make_layer(w, c, "l" + std::to_string(i) + "."), x, i);
+    x = layer_fn(make_layer(w, c, layer_prefix(i)), x, i);
   Tensor n = rmsnorm(x, w.norm("final_norm", c.d), kRmsEps);
   Tensor head = o.tied_embeddings ? transpose(table, {1, 0}) : w.matrix("lm_head", c.d, o.vocab);
   return matmul(n, head);  // (B*T, vocab)
@@ -170,7 +196,8 @@ Graph prefill_graph(const LayerCfg& c, Dim T, int64_t pos0, ParamMode params, co
   Graph g;
   Weights w{g, params, o, Rng(params.seed)};
   auto [cos_t, sin_t] = rope_tables(g, c, T, pos0, params.real, o.act);
-  Step s{batch_dim(o), T, cos_t, sin_t, 0, false};
+  Step s{batch_dim(o), T, cos_t, sin_t, 0, false, o.attention, std::nullopt, o.act};
+  if (o.attention == AttentionForm::Math) s.mask = Tensor(&g, g.input("mask", {T, T}, DType::Bool));  // tril
   Tensor out = model_body(g, w, c, o, batch_dim(o) * T, [&](const Layer& L, const Tensor& in, int64_t) {
     return decoder_layer(c, L, s, in, nullptr);
   });
@@ -201,10 +228,11 @@ Graph decode_layer(const LayerCfg& c, ParamMode params, const TraceOptions& o) {
   Tensor sin_t(&g, g.input("sin", {1, 1, c.dh}, o.act));
   Weights w{g, params, o, Rng(params.seed)};
   const Dim B = batch_dim(o);
-  Step s{B, 1, cos_t, sin_t, sym_P(), true};  // the query at P sees keys 0..P
+  Step s{B, 1, cos_t, sin_t, sym_P(), true, o.attention, std::nullopt, o.act};  // the query at P sees keys 0..P
+  if (o.attention == AttentionForm::Math) s.mask = Tensor(&g, g.input("mask", {1, S}, DType::Bool));  // keys <= P
   std::vector<NodeId> written;
   Tensor out = model_body(g, w, c, o, B, [&](const Layer& L, const Tensor& in, int64_t i) {
-    std::string p = o.layers == 0 ? "" : "l" + std::to_string(i) + ".";
+    std::string p = o.layers == 0 ? "" : layer_prefix(i);
     std::vector<Tensor> caches{Tensor(&g, g.input(p + "k_cache", {B * c.G, S, c.dh}, o.act)),
                                Tensor(&g, g.input(p + "v_cache", {B * c.G, S, c.dh}, o.act))};
     Tensor y = decoder_layer(c, L, s, in, &caches);
@@ -215,6 +243,21 @@ Graph decode_layer(const LayerCfg& c, ParamMode params, const TraceOptions& o) {
   written.insert(written.begin(), out.id());
   g.set_outputs(written);
   return g;
+}
+
+std::string_view attention_form_key(AttentionForm f) {
+  switch (f) {
+    case AttentionForm::Lecture: return "lecture";
+    case AttentionForm::Math: return "math";
+    case AttentionForm::Sdpa: return "sdpa";
+  }
+  return "?";
+}
+
+std::optional<AttentionForm> attention_form_named(std::string_view key) {
+  for (AttentionForm f : kAttentionForms)
+    if (attention_form_key(f) == key) return f;
+  return std::nullopt;
 }
 
 int64_t parameter_bytes(const Graph& g) {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "core/config.h"
 #include "core/graph.h"
@@ -17,6 +19,16 @@ struct ParamMode {
   static ParamMode random(uint64_t seed = 1) { return {true, seed}; }
 };
 
+// How the layer's attention is written.
+enum class AttentionForm : uint8_t {
+  Lecture,  // the lecture's: q·kᵀ scaled, causal mask, softmax, ·v, in the activations' dtype
+  Math,     // as PyTorch users write it: / √dh, masked_fill with a boolean mask input, softmax in float32
+  Sdpa,     // F.scaled_dot_product_attention: one attention op
+};
+inline constexpr AttentionForm kAttentionForms[] = {AttentionForm::Lecture, AttentionForm::Math, AttentionForm::Sdpa};
+std::string_view attention_form_key(AttentionForm f);  // "lecture", "math", "sdpa"
+std::optional<AttentionForm> attention_form_named(std::string_view key);
+
 // What is traced besides the layer's shape: batch, dtypes, and whether to
 // trace one decoder layer or the whole model (embedding lookup, `layers`
 // decoder layers, final norm, LM head over every position).
@@ -28,6 +40,7 @@ struct TraceOptions {
   int64_t vocab = 0;            // whole model: vocabulary size
   bool tied_embeddings = false; // whole model: the LM head is the embedding table, transposed
   bool symbolic_batch = false;  // the batch as the symbol B (`batch` is then unused), bound when costing
+  AttentionForm attention = AttentionForm::Lecture;
   bool operator==(const TraceOptions&) const = default;
 };
 

@@ -4,7 +4,7 @@ namespace fl {
 
 namespace {
 
-enum Trait : uint8_t { kBinary = 1, kComposite = 2, kWeightOperand = 4, kAnyDtypeInputs = 8 };
+enum Trait : uint8_t { kBinary = 1, kComposite = 2, kWeightOperand = 4, kAnyDtypeInputs = 8, kMaskOperand = 16 };
 
 struct OpInfo {
   std::string_view name;
@@ -30,7 +30,7 @@ bool is_composite(Op op) { return (info(op).traits & kComposite) != 0; }
 
 bool reads_other_dtype(Op op, size_t input) {
   const uint8_t traits = info(op).traits;
-  return (traits & kAnyDtypeInputs) || ((traits & kWeightOperand) && input == 1);
+  return (traits & kAnyDtypeInputs) || ((traits & (kWeightOperand | kMaskOperand)) && input == 1);
 }
 
 }  // namespace fl

@@ -27,7 +27,8 @@ size_t arity(Op op);  // how many inputs
 bool is_binary_pointwise(Op op);
 bool is_composite(Op op);
 // Inputs that may have another dtype than the result: weights (fp8 weights
-// feeding bf16 activations) and an embedding's table and integer ids.
+// feeding bf16 activations), an embedding's table and integer ids, a cast's
+// input and a boolean mask.
 bool reads_other_dtype(Op op, size_t input);
 
 }  // namespace fl

@@ -2,13 +2,13 @@
 
 namespace fl {
 
-Tensor Tensor::apply(Op op, std::vector<Tensor> more, Attrs attrs, Shape shape) const {
+Tensor Tensor::apply(Op op, std::vector<Tensor> more, Attrs attrs, Shape shape, DType dtype) const {
   NodeInputs ins{id_};
   for (const Tensor& t : more) {
     if (&t.graph() != g_) throw GraphError(std::string(op_name(op)) + ": operands come from different graphs");
     ins.push_back(t.id());
   }
-  return {g_, g_->add(op, std::move(ins), std::move(attrs), std::move(shape))};
+  return {g_, g_->add(op, std::move(ins), std::move(attrs), std::move(shape), dtype)};
 }
 
 namespace {
@@ -68,6 +68,21 @@ Tensor kv_write(const Tensor& cache, const Tensor& fresh, Dim row) {
   Attrs a;
   a.row = std::move(row);
   return cache.apply(Op::KVWrite, {fresh}, a);
+}
+
+Tensor cast(const Tensor& x, DType to) { return x.apply(Op::Cast, {}, {}, {}, to); }
+Tensor logical_not(const Tensor& mask) { return mask.apply(Op::LogicalNot); }
+
+Tensor masked_fill(const Tensor& x, const Tensor& mask, double value) {
+  Attrs a;
+  a.value = value;
+  return x.apply(Op::MaskedFill, {mask}, a);
+}
+
+Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, double scale, Dim offset) {
+  Attrs a = with_mask_offset(std::move(offset));
+  a.scale = scale;
+  return q.apply(Op::Attention, {k, v}, a);
 }
 
 }  // namespace fl

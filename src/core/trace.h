@@ -12,8 +12,9 @@ class Tensor {
   Graph& graph() const { return *g_; }
   NodeId id() const { return id_; }
   const Shape& shape() const { return g_->node(id_).shape; }
-  // Records `op` with this tensor as its first input.
-  Tensor apply(Op op, std::vector<Tensor> more = {}, Attrs attrs = {}, Shape shape = {}) const;
+  // Records `op` with this tensor as its first input (`dtype`: a cast's target).
+  Tensor apply(Op op, std::vector<Tensor> more = {}, Attrs attrs = {}, Shape shape = {},
+               DType dtype = DType::BF16) const;
 
  private:
   Graph* g_;
@@ -48,5 +49,12 @@ Tensor rmsnorm(const Tensor& x, const Tensor& weight, double eps);
 Tensor softmax(const Tensor& x);
 Tensor silu(const Tensor& x);
 Tensor kv_write(const Tensor& cache, const Tensor& fresh, Dim row);
+Tensor cast(const Tensor& x, DType to);
+Tensor logical_not(const Tensor& mask);
+// `value` where the boolean `mask` (broadcast to x) holds, else x.
+Tensor masked_fill(const Tensor& x, const Tensor& mask, double value);
+// Causal attention of q over k and v (one head per batch entry on each),
+// keys j <= i + offset for query i, scores scaled by `scale`.
+Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, double scale, Dim offset);
 
 }  // namespace fl

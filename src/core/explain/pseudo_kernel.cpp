@@ -40,7 +40,7 @@ class Writer {
   // The name of an operand, loading it first when it comes from HBM.
   std::string value(NodeId id, const std::string& indent, std::string& out) {
     const Node& n = g_.node(id);
-    if (mine_.count(id)) return "t" + std::to_string(id);
+    if (mine_.count(id)) return std::string(1, 't').append(std::to_string(id));
     if (op_kind(n.op) == OpKind::View) return value(n.inputs[0], indent, out) + view_suffix(n);
     if (n.op == Op::Const && n.shape.empty()) return format_scalar(n.attrs.value);
     std::string name = n.attrs.name.empty() ? (n.op == Op::Const ? "const" : "buf") + std::to_string(id) : identifier(n.attrs.name);
@@ -84,6 +84,9 @@ class Writer {
       case Op::Neg: return "-" + a[0];
       case Op::MatMul: return call("dot") + "   # tensor cores, accumulates in registers";
       case Op::Sum: case Op::Mean: case Op::Max: return std::string(op_name(n.op)) + "(" + a[0] + ", axis=-1)";
+      case Op::Cast: return a[0] + ".to(" + std::string(dtype_name(n.dtype)) + ")";
+      case Op::LogicalNot: return "~" + a[0];
+      case Op::MaskedFill: return "where(" + a[1] + ", " + format_scalar(n.attrs.value) + ", " + a[0] + ")";
       case Op::CausalMask: return "where(key > query + " + n.attrs.mask_offset.str() + ", -inf, " + a[0] + ")";
       case Op::Attention: return call("flash_attention") + "   # online softmax: the scores never leave the chip";
       case Op::KVWrite: return a[0] + "[:, " + n.attrs.row.str() + ", :] = " + a[1];
