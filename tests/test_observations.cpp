@@ -84,6 +84,33 @@ TEST_CASE("prefill observations follow where the time goes") {
   }
 }
 
+TEST_CASE("attention written as PyTorch code does, or as one SDPA call: the claims about FlashAttention follow the layer") {
+  SECTION("math: nothing is matched, the scores still go to memory, in float32") {
+    CHECK(ids({{"demo", "2"}, {"attention", "math"}}) ==
+          Ids{"prefill_decomposed_slower", "prefill_fusion_leaves_scores_unmatched", "prefill_attention_not_matched",
+              "prefill_matmuls_partly_compute_bound"});
+    const Ids decode = ids({{"demo", "3"}, {"attention", "math"}});
+    CHECK(decode.at(3) == "decode_attention_not_matched");
+    // At batch 64 and S = 131072 the partitions differ by the scores, which no partition keeps on chip.
+    CHECK(ids({{"demo", "3"}, {"attention", "math"}, {"batch", "64"}, {"kv_len", "131072"}}).at(1) == "decode_partitions_differ");
+  }
+  SECTION("sdpa: attention is one kernel in every partition, with no score matrix anywhere") {
+    CHECK(ids({{"demo", "2"}, {"attention", "sdpa"}}) ==
+          Ids{"prefill_decomposed_slower_no_softmax", "prefill_fusion_attention_one_op", "prefill_attention_one_op",
+              "prefill_compute_bound"});
+    // Batch 256 at S = 16: the activations' intermediates make the partitions differ, outside attention.
+    const Ids decode = ids({{"demo", "3"}, {"attention", "sdpa"}, {"batch", "256"}, {"kv_len", "16"}});
+    CHECK(decode.at(1) == "decode_partitions_differ_outside_attention");
+    CHECK(decode.at(3) == "decode_attention_one_op");
+  }
+  SECTION("demos 1 and 4 keep the lecture's layer, and say so in their configuration") {
+    AnalysisConfig c = config_from_settings({{"demo", "4"}, {"attention", "math"}});
+    CHECK(c.attention == AttentionForm::Math);
+    CHECK(c.traced_attention() == AttentionForm::Lecture);
+    CHECK(config_from_settings({{"demo", "2"}, {"attention", "sdpa"}}).traced_attention() == AttentionForm::Sdpa);
+  }
+}
+
 TEST_CASE("the small layer's kernels and the ablation name their claims") {
   CHECK(ids({{"demo", "1"}}) == Ids{"kernels_rmsnorm_one_kernel", "kernels_matmul_epilogues", "kernels_attention_and_views"});
   const Ids ablation = ids({{"demo", "4"}});

@@ -7,7 +7,7 @@
 //                                         Keys: the CLI's options with underscores: demo, lang,
 //                                         model, hardware, d, heads, kv_heads, head_dim, ffn,
 //                                         layers (one|all|N), tokens, kv_len, batch, dtype,
-//                                         weights_dtype, matmul_tflops, other_tflops,
+//                                         weights_dtype, attention, matmul_tflops, other_tflops,
 //                                         bandwidth_tbs, launch_us, graph_launch_us, memory_gb.
 //                                         Throws an Error (with .field, the key) if invalid.
 //   fusionlab.sweep({demo: 2, sweep: "tokens", points: 64, from: 1, to: 131072, ...config})

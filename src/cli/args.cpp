@@ -48,6 +48,9 @@ model (default Llama-3.1-8B; demo 1: the small config 128, 8, 2, 16, 344 at T = 
   --batch B           sequences (default 1)
   --dtype D           activations and KV cache: bf16, fp16, fp32 (default bf16)
   --weights-dtype D   weight matrices: bf16, fp16, fp8, fp32 (default: as --dtype)
+  --attention F       demos 2 and 3: how the layer writes attention: lecture (default), math (as
+                      PyTorch code does: / sqrt(dh), masked_fill with a boolean mask, softmax in
+                      float32) or sdpa (F.scaled_dot_product_attention, one op)
 hardware (default H100):
   --hardware NAME     a100, h100, h200, b200, mi300x, l40s, rtx4090
   --matmul-tflops X  --other-tflops X  --bandwidth-tbs X  --launch-us X  --memory-gb X

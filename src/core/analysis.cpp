@@ -50,6 +50,7 @@ TraceOptions AnalysisConfig::trace_options() const {
   o.batch = batch;
   o.act = act;
   o.weights = weights;
+  o.attention = traced_attention();
   if (whole_model) {
     o.layers = layers;
     o.vocab = vocab;

@@ -24,6 +24,7 @@ struct AnalysisConfig {
   int64_t batch = 1;                     // B sequences
   DType act = DType::BF16;               // activations and KV cache
   DType weights = DType::BF16;           // weight matrices
+  AttentionForm attention = AttentionForm::Lecture;  // how the layer's attention is written (demos 2 and 3)
   Hardware hw = kH100;
   std::string hardware_key = "h100";     // a preset's key, or "custom"
   Lang lang = Lang::Zh;
@@ -34,6 +35,9 @@ struct AnalysisConfig {
   bool use_model(std::string_view key);
   bool use_hardware(std::string_view key);
   TraceOptions trace_options() const;
+  // The attention form traced: `attention` in demos 2 and 3; demo 1 (the
+  // lecture's small layer) and demo 4 (the paper's ablation) keep the lecture's.
+  AttentionForm traced_attention() const { return demo == 2 || demo == 3 ? attention : AttentionForm::Lecture; }
   // The graph of the phase: a prefill of `tokens` tokens, or one decode step
   // whose KV length is the symbol S, bound by binding(). (Demos 2 and 3 trace
   // the prefill with T a symbol too: core/compiled.h.)

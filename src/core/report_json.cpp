@@ -20,6 +20,7 @@ json to_json(const AnalysisConfig& c) {
           {"vocab", c.vocab},
           {"dtype", dtype_name(c.act)},
           {"weights_dtype", dtype_name(c.weights)},
+          {"attention", attention_form_key(c.traced_attention())},
           {"model", c.model_key},
           {"model_name", demos::model_name(c, c.lang)},
           {"hardware", c.hardware_key},

@@ -17,7 +17,7 @@ namespace {
 constexpr std::string_view kKeys[] = {
     "demo",   "lang",         "model",  "hardware", "d",     "heads",         "kv_heads",      "head_dim",
     "ffn",    "model_layers", "vocab",  "tied_embeddings",   "layers", "tokens",        "kv_len",        "batch",
-    "dtype",  "weights_dtype", "matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us",
+    "dtype",  "weights_dtype", "attention", "matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us",
     "memory_gb"};
 
 int64_t to_int(const std::string& key, const std::string& v) {
@@ -80,6 +80,11 @@ void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
   else if (key == "batch") set_int(c.batch);
   else if (key == "dtype") c.act = c.weights = to_dtype(key, v);
   else if (key == "weights_dtype") c.weights = to_dtype(key, v);
+  else if (key == "attention") {
+    const std::optional<AttentionForm> form = attention_form_named(v);
+    if (!form) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, "lecture, math, sdpa"});
+    c.attention = *form;
+  }
   else if (key == "matmul_tflops") c.hw.matmul_flops = to_real(key, v) * 1e12;
   else if (key == "other_tflops") c.hw.other_flops = to_real(key, v) * 1e12;
   else if (key == "bandwidth_tbs") c.hw.bandwidth = to_real(key, v) * 1e12;
@@ -124,6 +129,7 @@ std::vector<Setting> all_values_of(const AnalysisConfig& c) {
                             {"batch", std::to_string(c.batch)},
                             {"dtype", std::string(dtype_name(c.act))},
                             {"weights_dtype", std::string(dtype_name(c.weights))},
+                            {"attention", std::string(attention_form_key(c.attention))},
                             {"matmul_tflops", fmt_number(c.hw.matmul_flops / 1e12)},
                             {"other_tflops", fmt_number(c.hw.other_flops / 1e12)},
                             {"bandwidth_tbs", fmt_number(c.hw.bandwidth / 1e12)},
@@ -146,6 +152,7 @@ std::vector<Setting> settings_of(const AnalysisConfig& c) {
     drop({"d", "heads", "kv_heads", "head_dim", "ffn"});
     s.insert(s.begin() + 2, {"model", c.model_key});
   }
+  if (c.attention == AttentionForm::Lecture) drop({"attention"});  // the lecture's layer: links as before the option
   if (c.hardware_key != "custom") {
     drop({"matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us", "memory_gb"});
     s.insert(s.begin() + 2, {"hardware", c.hardware_key});

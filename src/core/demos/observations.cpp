@@ -1,6 +1,7 @@
 #include "core/demos/observations.h"
 
 #include <algorithm>
+#include <set>
 
 #include "core/demos/demos.h"
 #include "core/fusion.h"
@@ -15,6 +16,31 @@ double share(int64_t part, int64_t whole) { return share(static_cast<double>(par
 
 std::string num(int64_t n) { return fmt_count(static_cast<double>(n)); }
 
+bool has_attention_kernel(const Partition& p) {
+  return std::any_of(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) { return k.kind == KernelKind::Attention; });
+}
+
+// The score matrices (tensors of `numel` elements) a partition writes to
+// memory, and their bytes written and read back.
+struct ScoreTraffic {
+  int tensors = 0;
+  int64_t bytes = 0;
+};
+ScoreTraffic score_traffic(const Partition& p, int64_t numel, const Binding& bind) {
+  ScoreTraffic t;
+  for (const Kernel& k : p.kernels) {
+    std::set<NodeId> counted;
+    for (const KernelEdge& e : k.ends) {
+      const Node& n = p.graph->node(e.tensor);
+      if (eval_numel(n.shape, bind) != numel) continue;
+      const int64_t bytes = numel * dtype_bytes(n.dtype);
+      if (counted.insert(e.tensor).second) ++t.tensors, t.bytes += bytes;  // written once
+      if (e.consumer >= 0) t.bytes += bytes;                               // read by each consumer
+    }
+  }
+  return t;
+}
+
 // Bytes that fusion removes outside attention: the FlashAttention graph run
 // unfused against fused, so that attention's scores are in neither.
 int64_t fusion_saving_outside_attention(const Partition& flash, const std::vector<Kernel>& flash_unfused, const Hardware& hw) {
@@ -24,6 +50,8 @@ int64_t fusion_saving_outside_attention(const Partition& flash, const std::vecto
 Observation prefill_decomposed(const AnalysisConfig& c, const Partition& eager, const Partition& dec) {
   const std::vector<std::string> args{fmt_time(dec.cost.t_total), fmt_time(eager.cost.t_total), fb(eager.cost.bytes),
                                       fb(dec.cost.bytes)};
+  if (dec.cost.t_total > eager.cost.t_total && has_attention_kernel(eager))  // no softmax to decompose
+    return {"prefill_decomposed_slower_no_softmax", tr(Text::ObsPrefillSlowerNoSoftmax, c.lang, args)};
   if (dec.cost.t_total > eager.cost.t_total) return {"prefill_decomposed_slower", tr(Text::ObsPrefillSlower, c.lang, args)};
   return {"prefill_decomposed_not_slower", tr(Text::ObsPrefillNotSlower, c.lang, args)};
 }
@@ -39,6 +67,16 @@ Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition
             tr(Text::ObsPrefillFusionBarely, c.lang,
                {fb(dec.cost.bytes), fb(fused.cost.bytes), fmt_percent(share(weights, fused.cost.bytes))})};
   }
+  if (has_attention_kernel(fused))  // the layer calls attention as one op
+    return {"prefill_fusion_attention_one_op",
+            tr(Text::ObsPrefillFusionAttentionOp, c.lang, {fb(dec.cost.bytes), fb(fused.cost.bytes)})};
+  if (!has_attention_kernel(flash)) {  // written as PyTorch code does: not matched
+    const ScoreTraffic scores = score_traffic(fused, c.batch * c.model.H * T * T, c.binding());
+    return {"prefill_fusion_leaves_scores_unmatched",
+            tr(Text::ObsPrefillFusionUnmatched, c.lang,
+               {fb(dec.cost.bytes), fb(fused.cost.bytes), num(c.batch * c.model.H), num(T), num(scores.tensors),
+                fb(scores.bytes)})};
+  }
   const int64_t score_bytes = c.batch * c.model.H * T * T * dtype_bytes(c.act);
   const double outside = share(fusion_saving_outside_attention(flash, flash_unfused(), c.hw), saved);
   const bool pointwise = outside >= Claim::kMost;
@@ -49,12 +87,14 @@ Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition
 }
 
 // What is left with FlashAttention: the matmuls, or the rest.
-Observation prefill_flash(const AnalysisConfig& c, const Partition& flash) {
+Observation prefill_flash(const AnalysisConfig& c, const Partition& fused, const Partition& flash) {
   double matmul_t = 0;
   for (const Kernel& k : flash.kernels)
     if (k.kind == KernelKind::MatMul || k.kind == KernelKind::Attention) matmul_t += kernel_time(k, c.hw);
   const double matmul_share = share(matmul_t, flash.cost.t);
   const std::vector<std::string> args{fb(flash.cost.bytes), fmt_percent(matmul_share)};
+  if (has_attention_kernel(fused)) return {"prefill_attention_one_op", tr(Text::ObsPrefillFlashAlready, c.lang, args)};
+  if (!has_attention_kernel(flash)) return {"prefill_attention_not_matched", tr(Text::ObsPrefillFlashNotMatched, c.lang, args)};
   if (matmul_share >= Claim::kMost) return {"prefill_flash_leaves_matmuls", tr(Text::ObsPrefillFlashMatmuls, c.lang, args)};
   return {"prefill_flash_leaves_other_kernels", tr(Text::ObsPrefillFlashOther, c.lang, args)};
 }
@@ -83,7 +123,8 @@ Observation decode_traffic(const AnalysisConfig& c, const Partition& flash, int6
   const int64_t bytes = flash.cost.bytes;
   const bool weights_most = weights >= kv;
   std::vector<std::string> args{weights_text, fb(kv), num(c.kv_len), fmt_percent(share(weights + kv, bytes)), fb(bytes),
-                                fmt_percent(share(weights_most ? weights : kv, bytes)), num(c.batch)};
+                                fmt_percent(share(weights_most ? weights : kv, bytes)), num(c.batch),
+                                std::string(tr(has_attention_kernel(flash) ? Text::FlashPartitionName : Text::FourthPartitionName, L))};
   if (share(weights + kv, bytes) < Claim::kAlmostAll)
     return {"decode_traffic_activations", tr(Text::ObsDecodeTrafficActivations, L, args)};
   if (weights_most) return {"decode_traffic_weights", tr(Text::ObsDecodeTrafficWeights, L, args)};
@@ -97,6 +138,9 @@ Observation decode_spread(const AnalysisConfig& c, const std::vector<Partition>&
   if (share(b_hi - b_lo, b_hi) < Claim::kAlike && share(t_hi - t_lo, t_hi) < Claim::kAlike)
     return {"decode_partitions_alike", tr(Text::ObsDecodeAlike, c.lang, {fb(b_hi), fb(b_lo), fmt_time((t_lo + t_hi) / 2)})};
   const int64_t heads = c.batch * c.model.H;
+  if (has_attention_kernel(ps[0]))  // the layer calls attention as one op: no partition writes scores
+    return {"decode_partitions_differ_outside_attention",
+            tr(Text::ObsDecodeDifferNoScores, c.lang, {fb(b_hi), fb(b_lo), fmt_time(t_hi), fmt_time(t_lo)})};
   return {"decode_partitions_differ",
           tr(Text::ObsDecodeDiffer, c.lang,
              {fb(b_hi), fb(b_lo), fmt_time(t_hi), fmt_time(t_lo), num(heads), num(c.kv_len),
@@ -122,6 +166,8 @@ Observation decode_flash(const AnalysisConfig& c, const Partition& fused, const 
   const double saved = share(fused.cost.t_total - flash.cost.t_total, fused.cost.t_total);
   const std::vector<std::string> args{fmt_time(flash.cost.t_total), fmt_time(fused.cost.t_total), num(heads), num(c.kv_len),
                                       fb(heads * c.kv_len * dtype_bytes(c.act)), fmt_percent(saved)};
+  if (has_attention_kernel(fused)) return {"decode_attention_one_op", tr(Text::ObsDecodeFlashAlready, c.lang, args)};
+  if (!has_attention_kernel(flash)) return {"decode_attention_not_matched", tr(Text::ObsDecodeFlashNotMatched, c.lang, args)};
   if (saved < Claim::kSmall) return {"decode_flash_saves_little", tr(Text::ObsDecodeFlashLittle, c.lang, args)};
   return {"decode_flash_saves_much", tr(Text::ObsDecodeFlashMuch, c.lang, args)};
 }
@@ -134,7 +180,7 @@ Observation memory_observation(const MemoryReport& memory) {
 
 std::vector<Observation> prefill_observations(const AnalysisConfig& c, const std::vector<Partition>& ps,
                                               const std::function<std::vector<Kernel>()>& flash_unfused) {
-  return {prefill_decomposed(c, ps[0], ps[1]), prefill_traffic(c, ps, flash_unfused), prefill_flash(c, ps[3]),
+  return {prefill_decomposed(c, ps[0], ps[1]), prefill_traffic(c, ps, flash_unfused), prefill_flash(c, ps[2], ps[3]),
           prefill_bound(c, ps[3])};
 }
 
