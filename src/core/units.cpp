@@ -59,8 +59,9 @@ std::string fmt_exact(double x) {
 std::string fmt_count(double x) {
   std::string digits = fmt_fixed(std::round(std::fabs(x)), 0);
   if (digits.size() > 4)  // four digits read at a glance; from five on, group them
-    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<size_t>(at), ",");
-  return (x < 0 ? "-" : "") + digits;
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<size_t>(at), 1, ',');
+  if (x < 0) digits.insert(0, 1, '-');
+  return digits;
 }
 
 std::string fmt_decade(int e) {

@@ -60,7 +60,7 @@ KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lan
   if (!detail) return r;
   for (NodeId id : k.nodes) r.node_list.push_back(node_str(*p.graph, id));
   for (const KernelEdge& e : k.ends) {
-    std::string tensor = "%" + std::to_string(e.tensor) + " " + std::string(op_name(p.graph->node(e.tensor).op));
+    std::string tensor = std::string(1, '%').append(std::to_string(e.tensor)).append(1, ' ').append(op_name(p.graph->node(e.tensor).op));
     std::string why(tr(boundary_text(e.why), lang));
     r.ends.push_back({e.tensor, e.consumer, e.why,
                       e.consumer >= 0 ? tr(Text::EndsTo, lang, {tensor, std::to_string(e.consumer), why})

@@ -69,7 +69,8 @@ std::vector<StageReport> stage_reports(const Graph& traced, const Partition& fus
 }
 
 std::string kernel_ref(const Partition& p, int i) {
-  return i < 0 ? "-" : "#" + std::to_string(i) + " " + p.kernels[static_cast<size_t>(i)].label;
+  if (i < 0) return "-";
+  return std::string(1, '#').append(std::to_string(i)).append(1, ' ').append(p.kernels[static_cast<size_t>(i)].label);
 }
 
 }  // namespace
