@@ -24,6 +24,7 @@ constexpr Field kFields[] = {
     {"batch", Text::UiBatch, Text::HelpBatch},
     {"dtype", Text::UiActDtype, Text::HelpActDtype},
     {"weights_dtype", Text::UiWeightsDtype, Text::HelpWeightsDtype},
+    {"attention", Text::UiAttention, Text::HelpAttention},
     {"hardware", Text::UiGpu, Text::HelpGpu},
     {"matmul_tflops", Text::UiMatmulTflops, Text::HelpMatmulTflops},
     {"other_tflops", Text::UiOtherTflops, Text::HelpOtherTflops},

@@ -150,6 +150,25 @@ void dtype_input(State& state, const Workload& w, const char* key, const InputEr
   });
 }
 
+// How the layer writes attention (demos 2 and 3 only: the others keep the lecture's layer).
+void attention_input(State& state, const Workload& w, const InputError& error) {
+  labelled("attention", state.settings.lang, error, [&] {
+    const std::string current = w.Value("attention");
+    auto key_of = [](int i) { return std::string(attention_form_key(kAttentionForms[static_cast<size_t>(i)])); };
+    const int count = static_cast<int>(std::size(kAttentionForms));
+    if (!ImGui::BeginCombo("##attention", current.c_str())) {
+      int i = 0;
+      while (i < count && key_of(i) != current) ++i;
+      if (const int next = Stepped(i < count ? i : -1, ComboWheelStep(), count); next != i) EditConfig(state, {{"attention", key_of(next)}});
+      RecordWidget("combo.attention");
+      return;
+    }
+    for (int i = 0; i < count; ++i)
+      if (ImGui::Selectable(key_of(i).c_str(), current == key_of(i))) EditConfig(state, {{"attention", key_of(i)}});
+    ImGui::EndCombo();
+  });
+}
+
 void draw_model_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {
   const AnalysisConfig& c = w.config;
   const ModelPreset* current = find_model(c.model_key);
@@ -191,6 +210,8 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
   number_input(state, w, "batch", error);
   dtype_input(state, w, "dtype", error);
   dtype_input(state, w, "weights_dtype", error);
+  if (const int demo = ViewDemo(state.settings.view); demo == 2 || demo == 3) attention_input(state, w, error);
+  else ForgetWidget("combo.attention");
 }
 
 void draw_hardware_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {

@@ -394,6 +394,17 @@ test("the wheel over a closed dropdown steps through its list", async () => {
   // The partitions, 1 to 4: decomposed is the 2nd; its neighbour below is fused.
   await wheelOver("partition", 100);
   assert.equal((await stateWhen(page, (st) => st.partition === "fused")).partition, "fused");
+  // How the layer writes attention: lecture (not in the link), math, sdpa.
+  assert.equal((await page.evaluate(() => fusionlab.getState())).attention, undefined);
+  await wheelOver("combo.attention", 100);
+  assert.equal((await stateWhen(page, (st) => st.attention === "math")).attention, "math");
+  assert.match(new URL(page.url()).search, /attention=math/);
+  const ids = await page.evaluate(() => fusionlab.analyze({ demo: 2, attention: "math" }).observations.map((o) => o.id));
+  assert.ok(ids.includes("prefill_attention_not_matched"), ids.join(", "));
+  // The ablation keeps the lecture's layer: no such control there.
+  await page.evaluate(() => fusionlab.setState({ view: "ablation" }));
+  await afterFrames(page, 3);
+  assert.equal((await widgets())["combo.attention"], undefined);
   assert.deepEqual(errors, []);
   await page.close();
 });
