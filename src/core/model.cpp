@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/enum_names.h"
 #include "core/trace.h"
 
 namespace fl {
@@ -255,9 +256,7 @@ std::string_view attention_form_key(AttentionForm f) {
 }
 
 std::optional<AttentionForm> attention_form_named(std::string_view key) {
-  for (AttentionForm f : kAttentionForms)
-    if (attention_form_key(f) == key) return f;
-  return std::nullopt;
+  return enum_named(kAttentionForms, attention_form_key, key);
 }
 
 int64_t parameter_bytes(const Graph& g) {

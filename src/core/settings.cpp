@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/enum_names.h"
 #include "core/presets.h"
 #include "core/units.h"
 
@@ -82,7 +83,7 @@ void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
   else if (key == "weights_dtype") c.weights = to_dtype(key, v);
   else if (key == "attention") {
     const std::optional<AttentionForm> form = attention_form_named(v);
-    if (!form) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, "lecture, math, sdpa"});
+    if (!form) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, enum_names(kAttentionForms, attention_form_key)});
     c.attention = *form;
   }
   else if (key == "matmul_tflops") c.hw.matmul_flops = to_real(key, v) * 1e12;

@@ -4,6 +4,7 @@
 
 #include "core/compiled.h"
 #include "core/crossings.h"
+#include "core/enum_names.h"
 
 namespace fl {
 
@@ -16,11 +17,7 @@ std::string_view sweep_key_name(SweepKey k) {
   return "";
 }
 
-std::optional<SweepKey> sweep_key_named(std::string_view name) {
-  for (SweepKey k : kSweepKeys)
-    if (sweep_key_name(k) == name) return k;
-  return std::nullopt;
-}
+std::optional<SweepKey> sweep_key_named(std::string_view name) { return enum_named(kSweepKeys, sweep_key_name, name); }
 
 int64_t sweep_key_max(SweepKey k) {
   switch (k) {
