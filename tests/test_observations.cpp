@@ -103,6 +103,19 @@ TEST_CASE("attention written as PyTorch code does, or as one SDPA call: the clai
     CHECK(decode.at(1) == "decode_partitions_differ_outside_attention");
     CHECK(decode.at(3) == "decode_attention_one_op");
   }
+  SECTION("the partitions are named for what they hold in each form") {
+    auto names = [](const char* form) {
+      AnalysisConfig c = config_from_settings({{"demo", "2"}, {"attention", form}});
+      c.lang = Lang::En;
+      std::vector<std::string> out;
+      const json j = analyze(c);
+      for (const json& p : j.at("partitions")) out.push_back(p.at("name").get<std::string>());
+      return out;
+    };
+    CHECK(names("sdpa").front().find("softmax") == std::string::npos);
+    CHECK(names("math").back().find("does not match") != std::string::npos);
+    CHECK(names("lecture").back() == "decomposed + fused + attention as FlashAttention");
+  }
   SECTION("demos 1 and 4 keep the lecture's layer, and say so in their configuration") {
     AnalysisConfig c = config_from_settings({{"demo", "4"}, {"attention", "math"}});
     CHECK(c.attention == AttentionForm::Math);

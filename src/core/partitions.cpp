@@ -25,6 +25,12 @@ Text partition_text(PartitionId id) {
   return Text::PartEager;
 }
 
+Text partition_text(PartitionId id, AttentionForm form) {
+  if (id == PartitionId::Eager && form == AttentionForm::Sdpa) return Text::PartEagerSdpa;       // no softmax
+  if (id == PartitionId::FusedFlash && form == AttentionForm::Math) return Text::PartFlashUnmatched;  // nothing matched
+  return partition_text(id);
+}
+
 namespace {
 Partition finish(PartitionId id, std::shared_ptr<const Graph> g, const Binding& bind, const Hardware& hw) {
   Partition p{id, std::move(g), {}, {}};

@@ -9,6 +9,7 @@
 #include "core/cost.h"
 #include "core/fusion.h"
 #include "core/i18n.h"
+#include "core/model.h"
 
 namespace fl {
 
@@ -23,6 +24,10 @@ inline constexpr PartitionId kAllPartitions[] = {PartitionId::Eager, PartitionId
 
 std::string_view partition_key(PartitionId id);  // "eager", "decomposed", "fused", "fused_flash"
 Text partition_text(PartitionId id);
+// The same for a layer whose attention is written in `form`: what the
+// partition holds there (under SDPA eager has no softmax; the math form's
+// attention is not matched to FlashAttention).
+Text partition_text(PartitionId id, AttentionForm form);
 
 struct Partition {
   PartitionId id;
