@@ -29,7 +29,7 @@ constexpr size_t kDecomposed = 1, kFused = 2, kFlash = 3;
 
 TEST_CASE("a crossing is where the straight line on log x meets the threshold") {
   // Share 0.6 at 1, 0.4 at 100: 0.5 is halfway, at 10 on a log axis.
-  Sweep s{SweepKey::Tokens, false, kH100, {point_with_share(1, 0.6), point_with_share(100, 0.4)}};
+  Sweep s{SweepKey::Tokens, false, kH100, AttentionForm::Lecture, {point_with_share(1, 0.6), point_with_share(100, 0.4)}};
   std::vector<Crossing> all = crossings(s);
   REQUIRE(all.size() == 4);  // one per partition: 0.5 crossed, 0.1 not, no matmuls
   for (const Crossing& c : all) {
@@ -94,10 +94,23 @@ TEST_CASE("decode at batch 1 never reaches the ridge point, and a crossing reads
   CHECK_FALSE(find(all, CrossingKind::MatmulRidge, PartitionId::Fused));
   for (const SweepPoint& p : s.points) CHECK(matmul_balance(p.matmuls[kFused]) < 1);
   const Crossing c1{CrossingKind::FixedTenth, PartitionId::Fused, 1234.5, false};
-  CHECK(crossing_sentence(c1, SweepKey::KvLen, Lang::En, kH100) ==
+  CHECK(crossing_sentence(c1, s, Lang::En) ==
         "S ≈ 1230: the fixed overhead falls below a tenth of the total time (decomposed + fused)");
+  Sweep over_batch = s;
+  over_batch.key = SweepKey::Batch;
   const Crossing c2{CrossingKind::MatmulRidge, PartitionId::Fused, 7.25, true};
-  CHECK(crossing_sentence(c2, SweepKey::Batch, Lang::En, kH100).find("batch ≈ 7.2: the matmul kernels, taken together, pass the ridge point (295 FLOP/B)") == 0);
+  CHECK(crossing_sentence(c2, over_batch, Lang::En).find("batch ≈ 7.2: the matmul kernels, taken together, pass the ridge point (295 FLOP/B)") == 0);
   const nlohmann::json j = sweep_json(s);
   CHECK(j["sweep"]["crossings"].size() == all.size());
+}
+
+TEST_CASE("a sweep of a layer written as PyTorch code names its partitions for what they hold") {
+  const Sweep s = sweep(config_from_settings({{"demo", "3"}, {"attention", "math"}}), {SweepKey::KvLen, 8, 1, 0});
+  CHECK(s.attention == AttentionForm::Math);
+  const Crossing c{CrossingKind::FixedHalf, PartitionId::FusedFlash, 100, false};
+  const std::string sentence = crossing_sentence(c, s, Lang::En);
+  CHECK(sentence.find("this form does not match") != std::string::npos);
+  CHECK(sentence.find("as FlashAttention") == std::string::npos);
+  const Sweep lecture = sweep(config_from_settings({{"demo", "3"}}), {SweepKey::KvLen, 8, 1, 0});
+  CHECK(crossing_sentence(c, lecture, Lang::En).find("as FlashAttention") != std::string::npos);
 }

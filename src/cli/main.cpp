@@ -58,7 +58,7 @@ std::string render(const PhaseReport& r, Lang l) {
     std::vector<std::vector<std::string>> slow;
     for (const KernelReport& k : r.slowest)
       slow.push_back({std::string(kernel_kind_name(k.kind)), k.label, bytes(k.reads), bytes(k.writes), fmt_time(k.t)});
-    out += "\n" + T(Text::Demo2Slowest, l) + "\n";
+    out += "\n" + tr(Text::Demo2Slowest, l, {std::to_string(r.slowest.size()), r.partition(PhaseReport::slowest_of).name}) + "\n";
     out += render_table({T(Text::ColKind, l), T(Text::ColOps, l), T(Text::ColReads, l), T(Text::ColWrites, l), T(Text::ColTime, l)}, slow);
   } else {
     for (const PartitionReport& p : r.partitions)
@@ -145,7 +145,7 @@ int print_sweep(const Options& o) {
     rows.push_back(std::move(row));
   }
   std::cout << render_table(columns, rows) << "\n";
-  for (const Crossing& c : crossings(s)) std::cout << crossing_sentence(c, s.key, o.lang, s.hw) << "\n";
+  for (const Crossing& c : crossings(s)) std::cout << crossing_sentence(c, s, o.lang) << "\n";
   std::cout << T(Text::RooflineNote, o.lang) << "\n";
   return 0;
 }

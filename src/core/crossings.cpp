@@ -92,10 +92,10 @@ std::vector<Crossing> crossings(const Sweep& s) {
   return out;
 }
 
-std::string crossing_sentence(const Crossing& c, SweepKey key, Lang lang, const Hardware& hw) {
-  const std::string ridge = fmt_fixed(hw.matmul_flops / hw.bandwidth, 0);
+std::string crossing_sentence(const Crossing& c, const Sweep& s, Lang lang) {
+  const std::string ridge = fmt_fixed(s.hw.matmul_flops / s.hw.bandwidth, 0);
   return tr(sentence(c.kind, c.rising), lang,
-            {std::string(key_symbol(key)), approx(c.value), std::string(tr(partition_text(c.partition), lang)), ridge});
+            {std::string(key_symbol(s.key)), approx(c.value), std::string(tr(sweep_partition_text(s, c.partition), lang)), ridge});
 }
 
 }  // namespace fl

@@ -36,7 +36,7 @@ double matmul_balance(const MatmulTimes& m);
 std::vector<Crossing> crossings(const Sweep& s);
 
 // One sentence: "T ≈ 37: the fixed cost per kernel falls below half of the time", in `lang`.
-std::string crossing_sentence(const Crossing& c, SweepKey key, Lang lang, const Hardware& hw);
+std::string crossing_sentence(const Crossing& c, const Sweep& s, Lang lang);
 // The chart's short label: "50 % fixed", "ridge".
 Text crossing_label(CrossingKind k);
 

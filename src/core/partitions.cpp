@@ -15,7 +15,8 @@ std::string_view partition_key(PartitionId id) {
   return "?";
 }
 
-Text partition_text(PartitionId id) {
+namespace {
+Text lecture_partition_text(PartitionId id) {
   switch (id) {
     case PartitionId::Eager: return Text::PartEager;
     case PartitionId::Decomposed: return Text::PartDecomposed;
@@ -24,11 +25,12 @@ Text partition_text(PartitionId id) {
   }
   return Text::PartEager;
 }
+}  // namespace
 
 Text partition_text(PartitionId id, AttentionForm form) {
   if (id == PartitionId::Eager && form == AttentionForm::Sdpa) return Text::PartEagerSdpa;       // no softmax
   if (id == PartitionId::FusedFlash && form == AttentionForm::Math) return Text::PartFlashUnmatched;  // nothing matched
-  return partition_text(id);
+  return lecture_partition_text(id);
 }
 
 namespace {

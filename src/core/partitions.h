@@ -23,9 +23,8 @@ inline constexpr PartitionId kAllPartitions[] = {PartitionId::Eager, PartitionId
                                                  PartitionId::FusedFlash};
 
 std::string_view partition_key(PartitionId id);  // "eager", "decomposed", "fused", "fused_flash"
-Text partition_text(PartitionId id);
-// The same for a layer whose attention is written in `form`: what the
-// partition holds there (under SDPA eager has no softmax; the math form's
+// The partition's name for a layer whose attention is written in `form`:
+// what it holds there (under SDPA eager has no softmax; the math form's
 // attention is not matched to FlashAttention).
 Text partition_text(PartitionId id, AttentionForm form);
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -67,12 +68,18 @@ struct PhaseReport {
   std::string title;
   AnalysisConfig config;
   std::vector<PartitionReport> partitions;  // eager, decomposed, fused, fused_flash
-  std::vector<KernelReport> slowest;        // prefill: the fused partition's four slowest kernels
+  std::vector<KernelReport> slowest;        // prefill: the slowest kernels of partition slowest_of
+  static constexpr PartitionId slowest_of = PartitionId::Fused;
   int64_t score_bytes = 0;                  // prefill: one layer's attention scores
   int64_t weight_bytes = 0, kv_cache_bytes = 0;  // decode: of the traced graph
   MemoryReport memory;
   std::vector<Observation> observations;
   bool decode() const { return demo == 3; }
+  const PartitionReport& partition(PartitionId id) const {
+    for (const PartitionReport& p : partitions)
+      if (p.id == id) return p;
+    throw std::out_of_range("no such partition in the report");
+  }
 };
 
 // Demo 1: one node of a pipeline stage's graph.

@@ -85,8 +85,12 @@ SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value, Pha
   return p;
 }
 
+Sweep empty_sweep(const AnalysisConfig& c, SweepKey key) { return Sweep{key, c.demo == 3, c.hw, c.traced_attention(), {}}; }
+
+Text sweep_partition_text(const Sweep& s, PartitionId id) { return partition_text(id, s.attention); }
+
 Sweep sweep(const AnalysisConfig& c, const SweepRequest& r) {
-  Sweep out{r.key, c.demo == 3, c.hw, {}};
+  Sweep out = empty_sweep(c, r.key);
   PhaseCompiler compiler;
   for (int64_t v : sweep_values(c, r)) out.points.push_back(sweep_point(c, r.key, v, compiler));
   return out;

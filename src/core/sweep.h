@@ -42,8 +42,15 @@ struct Sweep {
   SweepKey key;
   bool decode;  // demo 3's phase, else demo 2's
   Hardware hw;  // the GPU the points are costed on
+  AttentionForm attention;  // how the swept layer writes attention: what the partitions hold
   std::vector<SweepPoint> points;  // ascending values
 };
+
+// A sweep of `c` over `key` with no points yet.
+Sweep empty_sweep(const AnalysisConfig& c, SweepKey key);
+
+// The partition's name in the sweep's language, for the layer it sweeps.
+Text sweep_partition_text(const Sweep& s, PartitionId id);
 
 // `points` distinct integers from `from` to `to`, spaced evenly on a log
 // scale (rounded; where rounding would repeat a value, the next integer).

@@ -56,7 +56,7 @@ std::vector<TextTable> ablation_tables(const AblationReport& r) {
 TextTable sweep_table(const Sweep& s, Lang lang) {
   const std::string key(sweep_key_name(s.key));
   TextTable t{Tx(Text::UiTabSweep, lang), {FieldLabel(key, lang)}, {}};
-  for (PartitionId id : kAllPartitions) t.headers.push_back(Tx(partition_text(id), lang));
+  for (PartitionId id : kAllPartitions) t.headers.push_back(Tx(sweep_partition_text(s, id), lang));
   for (const SweepPoint& p : s.points) {
     std::vector<std::string> row{std::to_string(p.value)};
     for (const GraphCost& g : p.partitions) row.push_back(fmt_time(g.t_total));

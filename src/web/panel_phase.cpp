@@ -159,8 +159,9 @@ void draw_totals_chart(const PhaseReport& r, int& chosen, float width, float hei
   if (in.clicked) chosen = in.hovered;
 }
 
-void draw_slowest(const std::vector<KernelReport>& slowest, Lang lang) {
-  SectionHeading(tr(Text::UiSlowest, lang, {std::to_string(slowest.size())}));
+void draw_slowest(const PhaseReport& r, Lang lang) {
+  const std::vector<KernelReport>& slowest = r.slowest;
+  SectionHeading(tr(Text::UiSlowest, lang, {std::to_string(slowest.size()), r.partition(PhaseReport::slowest_of).name}));
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("slowest", 5, flags)) return;
   ImGui::TableSetupColumn(Tx(Text::UiColKind, lang));
@@ -238,7 +239,7 @@ void DrawPhasePanel(State& state) {
     TextMuted(Tx(Text::UiChartHint, lang));
     if (memory_fit.fits) memory();
   }
-  if (!r.slowest.empty()) draw_slowest(r.slowest, lang);
+  if (!r.slowest.empty()) draw_slowest(r, lang);
   DrawObservations(r.observations, lang);
 }
 

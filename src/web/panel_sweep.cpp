@@ -194,11 +194,11 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
   return hover;
 }
 
-void draw_legend(Lang lang) {
+void draw_legend(const Sweep& s, Lang lang) {
   const float h = ImGui::GetTextLineHeight();
   const float right = ImGui::GetContentRegionMax().x;
   for (size_t i = 0; i < std::size(kAllPartitions); ++i) {
-    const float w = h * 1.4f + ImGui::CalcTextSize(Tx(partition_text(kAllPartitions[i]), lang)).x;
+    const float w = h * 1.4f + ImGui::CalcTextSize(Tx(sweep_partition_text(s, kAllPartitions[i]), lang)).x;
     if (i > 0) {  // on the same line while it fits
       ImGui::SameLine(0, h);
       if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
@@ -208,17 +208,17 @@ void draw_legend(Lang lang) {
                                               kPartitionColors[i]);
     ImGui::Dummy(ImVec2(h * 1.4f, h));
     ImGui::SameLine(0, 0);
-    ImGui::TextUnformatted(Tx(partition_text(kAllPartitions[i]), lang));
+    ImGui::TextUnformatted(Tx(sweep_partition_text(s, kAllPartitions[i]), lang));
   }
 }
 
-void point_tooltip(const SweepPoint& p, SweepKey key, bool bytes, Lang lang) {
+void point_tooltip(const Sweep& s, const SweepPoint& p, bool bytes, Lang lang) {
   ImGui::BeginTooltip();
-  ImGui::TextUnformatted(tr(Text::UiSweepTip, lang, {FieldLabel(sweep_key_name(key), lang), fmt_count(static_cast<double>(p.value))}).c_str());
+  ImGui::TextUnformatted(tr(Text::UiSweepTip, lang, {FieldLabel(sweep_key_name(s.key), lang), fmt_count(static_cast<double>(p.value))}).c_str());
   for (size_t i = 0; i < p.partitions.size(); ++i) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPartitionColors[i]), "%s  %s",
                        bytes ? fmt_bytes(p.partitions[i].bytes).c_str() : fmt_time(p.partitions[i].t_total).c_str(),
-                       Tx(partition_text(kAllPartitions[i]), lang));
+                       Tx(sweep_partition_text(s, kAllPartitions[i]), lang));
   }
   ImGui::EndTooltip();
 }
@@ -257,9 +257,9 @@ void DrawSweepPanel(State& state) {
   for (const Crossing& c : job.ShownCrossings())
     if (c.partition == kAllPartitions[chosen]) mine.push_back(c);
   std::sort(mine.begin(), mine.end(), [](const Crossing& a, const Crossing& b) { return a.value < b.value; });
-  for (const Crossing& c : mine) sentences.push_back(crossing_sentence(c, s.key, lang, s.hw));
+  for (const Crossing& c : mine) sentences.push_back(crossing_sentence(c, s, lang));
   if (mine.empty())
-    sentences.push_back(tr(Text::UiSweepNone, lang, {Tx(partition_text(kAllPartitions[chosen]), lang),
+    sentences.push_back(tr(Text::UiSweepNone, lang, {Tx(sweep_partition_text(s, kAllPartitions[chosen]), lang),
                                                      fmt_count(static_cast<double>(s.points.front().value)), fmt_count(static_cast<double>(s.points.back().value))}));
   sentences.push_back(std::string(Tx(Text::UiRooflineNote, lang)));
   // Under the chart: the legend (up to two lines), the sentences as they wrap, the details' header.
@@ -270,10 +270,10 @@ void DrawSweepPanel(State& state) {
 
   ImGui::BeginGroup();  // the exported figure: chart and legend
   const int hover = draw_chart(s, job.ShownCrossings(), chosen, swept_value(config, key), bytes, below, lang);
-  draw_legend(lang);
+  draw_legend(s, lang);
   ImGui::EndGroup();
   RecordFigure("sweep.figure");
-  if (hover >= 0) point_tooltip(s.points[static_cast<size_t>(hover)], s.key, bytes, lang);
+  if (hover >= 0) point_tooltip(s, s.points[static_cast<size_t>(hover)], bytes, lang);
 
   RecordShown("sweep_points", static_cast<double>(s.points.size()));
   for (size_t i = 0; i < mine.size(); ++i) {

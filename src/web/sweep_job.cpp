@@ -26,7 +26,7 @@ void SweepJob::Advance(const AnalysisConfig& c, SweepKey key, double budget_ms, 
     next_ = 0;
     values_.clear();
     error_.reset();
-    building_ = Sweep{key, c.demo == 3, c.hw, {}};
+    building_ = empty_sweep(c, key);
     try {
       values_ = sweep_values(c, SweepRequest{key});
     } catch (const ConfigError& e) {
@@ -49,7 +49,7 @@ void SweepJob::Advance(const AnalysisConfig& c, SweepKey key, double budget_ms, 
     } while (Busy() && elapsed_ms() < budget_ms);
   if (!Busy() && !building_.points.empty()) {
     shown_ = std::move(building_);
-    building_ = Sweep{key, c.demo == 3, c.hw, {}};
+    building_ = empty_sweep(c, key);
     crossings_ = crossings(shown_);
     json_ = sweep_json(shown_);
     values_.clear();

@@ -517,6 +517,13 @@ test("a screen reader gets the canvas's name and the view's tables as DOM text, 
   analysis = await page.evaluate(() => fusionlab.analyze({ demo: 3, kv_len: 8192, batch: 8, lang: "en" }));
   assert.equal((await cells(4))[1], analysis.partitions[3].name);
   assert.equal((await cells(4))[2], String(analysis.partitions[3].kernels));
+  // Attention written as PyTorch code: the name says so, the fourth partition is named for what it holds.
+  await page.evaluate(() => fusionlab.setState({ attention: "math" }));
+  await afterFrames(page, 3);
+  assert.match(await name(), /S = 8192 · B = 8 · attention as math/);
+  analysis = await page.evaluate(() => fusionlab.analyze({ demo: 3, kv_len: 8192, batch: 8, attention: "math", lang: "en" }));
+  assert.match(analysis.partitions[3].name, /does not match/);
+  assert.equal((await cells(4))[1], analysis.partitions[3].name);
   // In Chinese, the headers too.
   await page.evaluate(() => fusionlab.setState({ lang: "zh" }));
   await afterFrames(page, 3);
@@ -527,6 +534,8 @@ test("a screen reader gets the canvas's name and the view's tables as DOM text, 
     await afterFrames(page, 2);
   await afterFrames(page, 2);
   assert.equal(await page.$$eval("#a11y table tbody tr", (rows) => rows.length), 64);
+  const zh = await page.evaluate(() => fusionlab.analyze({ demo: 3, attention: "math", lang: "zh" }));
+  assert.ok((await page.$$eval("#a11y th", (ths) => ths.map((th) => th.textContent))).includes(zh.partitions[3].name));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -26,7 +26,7 @@ PhaseReport prefill_report(const AnalysisConfig& c, const CompiledPhase& compile
   Lang L = c.lang;
   const int64_t T = c.tokens;
   std::vector<Partition> ps = cost_phase(compiled, c);
-  const Partition& fused = ps[2];
+  const Partition& fused = ps[static_cast<size_t>(PhaseReport::slowest_of)];
 
   PhaseReport r;
   r.demo = 2;
