@@ -1,0 +1,497 @@
+#include "core/inductor/scheduler.h"
+
+#include <algorithm>
+#include <list>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "core/fusion/grouping.h"
+#include "core/inductor/layout.h"
+
+namespace fl::inductor {
+
+std::string_view kernel_kind_name(KernelKind k) {
+  switch (k) {
+    case KernelKind::Pointwise: return "poi";
+    case KernelKind::Looped: return "red";
+    case KernelKind::Persistent: return "per";
+    case KernelKind::Mm: return "mm";
+    case KernelKind::Bmm: return "bmm";
+    case KernelKind::Sdpa: return "sdpa";
+  }
+  return "?";
+}
+
+namespace {
+
+// Inductor's limits (torch/_inductor/config.py and choices.py), by name.
+constexpr size_t kRealizeReadsThreshold = 4;   // realize_reads_threshold
+constexpr int64_t kPersistentMaxRow = 1024;     // an inner reduction's row kept in registers
+constexpr int64_t kSplitMinRow = 8192;          // rows longer than this may be reduced in two kernels
+constexpr size_t kMaxFusionSize = 64;           // max_fusion_size: nodes in one kernel
+constexpr int64_t kMinSharedBytes = 10;         // score_fusion_memory_threshold
+
+enum class Role { Source, View, Pointwise, Reduction, Extern, Mutation };
+
+Role role_of(Op op) {
+  switch (op_kind(op)) {
+    case OpKind::Source: return Role::Source;
+    case OpKind::View: return Role::View;
+    case OpKind::Reduction: return Role::Reduction;
+    case OpKind::MatMul: return Role::Extern;
+    case OpKind::Opaque:
+      if (op == Op::Attention) return Role::Extern;
+      if (op == Op::KVWrite) return Role::Mutation;  // index_put into the cache, in place
+      return Role::Pointwise;                        // the embedding: an indirect load
+    default: return Role::Pointwise;
+  }
+}
+
+// A load of a pointwise body: a buffer, read through one node (a view or the
+// buffer itself), `part` telling apart two loads of the same one (rot_pairs).
+using Load = std::tuple<NodeId, NodeId, int>;
+
+// One scheduler node: a realized node with its inlined producers, a copy of
+// a view, or one of a split reduction's two kernels. Externs are units too.
+struct Unit {
+  bool triton = true;
+  bool copy = false;
+  NodeId anchor = 0;            // the node it realizes (for a copy: the view it lays out)
+  std::pair<int, int> registered{0, 0};  // when lowering gives it a buffer: (program position, argument)
+  std::vector<NodeId> body;     // nodes whose code it runs
+  std::set<int64_t> reads, writes;  // buffer keys (buffer_key below)
+  int64_t numel = 0, rnumel = 1;    // loops: output elements, row length (1: pointwise)
+  KernelKind extern_kind = KernelKind::Mm;
+};
+
+class Scheduler {
+ public:
+  Scheduler(const Graph& g, const Binding& bind, const Options& opt)
+      : g_(g), opt_(opt), numel_(fusion::node_numels(g, bind)), users_(g.size()), output_(g.size(), 0),
+        realized_(g.size(), 0), loads_(g.size()) {
+    for (const Node& n : g.nodes()) shape_.push_back(eval_shape(n.shape, bind));
+    for (size_t i = 0; i < g.size(); ++i)
+      for (NodeId in : g.nodes()[i].inputs) users_[static_cast<size_t>(in)].push_back(static_cast<NodeId>(i));
+    for (NodeId o : g.outputs()) output_[static_cast<size_t>(o)] = 1;
+  }
+
+  std::vector<Kernel> run() {
+    pos_ = program_position();
+    realize();
+    build_units();
+    fuse();
+    return emit(order());
+  }
+
+ private:
+  const Graph& g_;
+  Options opt_;
+  std::vector<int64_t> numel_;
+  std::vector<std::vector<int64_t>> shape_;
+  std::vector<std::vector<NodeId>> users_;
+  std::vector<char> output_, realized_;
+  std::vector<std::set<Load>> loads_;  // of each pointwise node's body, its unrealized producers inlined
+  std::vector<Unit> units_;
+  std::vector<int> pos_;                 // program position of each node (program_position)
+  std::vector<std::pair<int, int>> registered_;  // of each realized node (Unit::registered)
+  std::map<NodeId, int64_t> copy_key_;  // view read by an extern -> its copy's buffer key
+  std::vector<int> group_;               // unit -> group (a fused kernel)
+
+  Role role(NodeId id) const { return role_of(g_.node(id).op); }
+  NodeId storage(NodeId id) const {
+    while (role(id) == Role::View) id = g_.node(id).inputs[0];
+    return id;
+  }
+  bool scalar(NodeId id) const { return shape_[static_cast<size_t>(id)].empty(); }
+  bool inlined(NodeId s) const { return role(s) == Role::Pointwise && !realized_[static_cast<size_t>(s)]; }
+  int64_t buffer_key(NodeId id) const { return id; }
+
+  // Whether an extern reading `in` (a view or a buffer) needs a copy first.
+  bool needs_copy(NodeId in) const {
+    if (role(in) != Role::View) return false;
+    const NodeId s = storage(in);
+    if (g_.node(s).op == Op::Attention) return false;  // SDPA lays its output out for merging heads
+    return !view_layout(g_, in, Layout::contiguous(shape_[static_cast<size_t>(s)]), shape_).has_value();
+  }
+  // SDPA reads the KV heads of grouped-query attention in place (enable_gqa).
+  bool needs_copy(NodeId in, NodeId reader) const {
+    if (g_.node(reader).op == Op::Attention && g_.node(in).op == Op::RepeatKV) return needs_copy(g_.node(in).inputs[0]);
+    return needs_copy(in);
+  }
+
+  // The readers of `id`'s value, through views: (reader, the node it reads).
+  void readers(NodeId id, std::vector<std::pair<NodeId, NodeId>>& out) const {
+    for (NodeId u : users_[static_cast<size_t>(id)]) {
+      if (role(u) == Role::View) readers(u, out);
+      else out.push_back({u, id});
+    }
+  }
+
+  // 1. Lowering: which pointwise values get a buffer (graph.py, ir.py StorageBox).
+  // A buffer is registered when lowering realizes it: a reduction, an extern
+  // or a mutation where it stands; a pointwise value when the first reader
+  // that needs it is lowered (an extern, in the order of its arguments; a
+  // repeat's expand; its own line when several readers make it worth storing).
+  void realize() {
+    std::vector<std::pair<NodeId, NodeId>> rs;
+    registered_.assign(g_.size(), {0, 0});
+    constexpr int kAfterArguments = 1 << 20;
+    for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id) {
+      const Role r = role(id);
+      registered_[static_cast<size_t>(id)] = {pos_[static_cast<size_t>(id)], kAfterArguments};
+      if (r == Role::Reduction || r == Role::Extern || r == Role::Mutation) realized_[static_cast<size_t>(id)] = 1;
+      if (r != Role::Pointwise) continue;
+      std::set<Load>& loads = loads_[static_cast<size_t>(id)];
+      const Node& n = g_.node(id);
+      for (NodeId in : n.inputs) {
+        const NodeId s = storage(in);
+        if (scalar(s)) continue;  // an immediate in the code
+        if (inlined(s)) {
+          loads.insert(loads_[static_cast<size_t>(s)].begin(), loads_[static_cast<size_t>(s)].end());
+        } else {
+          if (n.op == Op::RotPairs) {  // each element loads its pair's other half: two shifted loads
+            loads.insert({s, in, 1});
+            loads.insert({s, in, 2});
+          } else {
+            loads.insert({s, in, 0});
+          }
+        }
+      }
+      rs.clear();
+      readers(id, rs);
+      const bool many_loads = loads.size() > kRealizeReadsThreshold;
+      std::pair<int, int> when{1 << 30, 0};
+      if (output_[static_cast<size_t>(id)]) when = {static_cast<int>(g_.size()), 0};
+      if (rs.size() > 1 && many_loads) when = {pos_[static_cast<size_t>(id)], kAfterArguments};
+      for (auto [u, via] : rs) {
+        if (role(u) != Role::Extern) continue;
+        const int arg = static_cast<int>(std::find(g_.node(u).inputs.begin(), g_.node(u).inputs.end(), via) - g_.node(u).inputs.begin());
+        if (!needs_copy(via, u)) when = std::min(when, {pos_[static_cast<size_t>(u)], arg});  // an extern reads a buffer
+        else if (many_loads) when = std::min(when, {pos_[static_cast<size_t>(via)], 0});      // a repeat re-reads it (mark_reuse)
+      }
+      realized_[static_cast<size_t>(id)] = when.first < (1 << 30);
+      registered_[static_cast<size_t>(id)] = when;
+    }
+  }
+
+  // The body of a unit realizing `id`: it and its inlined producers.
+  void inline_body(NodeId id, Unit& u, std::set<NodeId>& seen) const {
+    for (NodeId in : g_.node(id).inputs) {
+      const NodeId s = storage(in);
+      if (inlined(s) && !scalar(s)) {
+        if (seen.insert(s).second) {
+          inline_body(s, u, seen);
+          u.body.push_back(s);
+        }
+      } else if (!scalar(s) && role(s) != Role::Source) {
+        u.reads.insert(read_key(in));
+      } else if (!scalar(s)) {
+        u.reads.insert(buffer_key(s));
+      }
+    }
+  }
+  int64_t read_key(NodeId in) const {
+    auto c = copy_key_.find(in);
+    return c != copy_key_.end() ? c->second : buffer_key(storage(in));
+  }
+
+  Unit realized_unit(NodeId id) const {
+    Unit u;
+    u.anchor = id;
+    std::set<NodeId> seen;
+    const Node& n = g_.node(id);
+    if (n.op == Op::KVWrite) {  // writes the fresh rows; the cache is not read
+      const NodeId fresh = storage(n.inputs[1]);
+      if (inlined(fresh)) {
+        inline_body(fresh, u, seen);
+        u.body.push_back(fresh);
+      } else {
+        u.reads.insert(read_key(n.inputs[1]));
+      }
+      u.numel = numel_[static_cast<size_t>(n.inputs[1])];
+    } else {
+      inline_body(id, u, seen);
+      u.numel = numel_[static_cast<size_t>(id)];
+      if (role(id) == Role::Reduction) u.rnumel = numel_[static_cast<size_t>(n.inputs[0])] / std::max<int64_t>(1, u.numel);
+    }
+    u.body.push_back(id);
+    u.writes.insert(buffer_key(id));
+    u.registered = registered_[static_cast<size_t>(id)];
+    return u;
+  }
+
+  void build_units() {
+    // Copies first: their keys are read by the externs and by nothing else.
+    int64_t next_key = static_cast<int64_t>(g_.size());
+    std::map<NodeId, std::pair<int, int>> copy_registered;  // realized as its extern is lowered
+    for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id)
+      if (role(id) == Role::Extern)
+        for (size_t arg = 0; arg < g_.node(id).inputs.size(); ++arg) {
+          const NodeId in = g_.node(id).inputs[arg];
+          if (!needs_copy(in, id) || copy_key_.count(in)) continue;
+          copy_key_[in] = next_key++;
+          copy_registered[in] = {pos_[static_cast<size_t>(id)], static_cast<int>(arg)};
+        }
+    for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id) {
+      const Role r = role(id);
+      if (r == Role::Extern) {
+        Unit u;
+        u.triton = false;
+        u.anchor = id;
+        u.registered = registered_[static_cast<size_t>(id)];
+        u.body = {id};
+        for (NodeId in : g_.node(id).inputs) u.reads.insert(read_key(in));
+        u.writes.insert(buffer_key(id));
+        u.extern_kind = g_.node(id).op == Op::Attention ? KernelKind::Sdpa
+                        : shape_[static_cast<size_t>(id)].size() > 2 ? KernelKind::Bmm
+                                                                      : KernelKind::Mm;
+        units_.push_back(std::move(u));
+      } else if (realized_[static_cast<size_t>(id)] && r != Role::Source && r != Role::View) {
+        Unit u = realized_unit(id);
+        if (r == Role::Reduction && splits(u)) {
+          split(std::move(u), next_key++);
+        } else {
+          units_.push_back(std::move(u));
+        }
+      }
+    }
+    for (auto [view, key] : copy_key_) {
+      Unit u;
+      u.copy = true;
+      u.anchor = view;
+      const NodeId s = storage(view);
+      std::set<NodeId> seen;
+      if (inlined(s)) {
+        inline_body(s, u, seen);
+        u.body.push_back(s);
+      } else {
+        u.reads.insert(buffer_key(s));
+      }
+      u.body.push_back(view);
+      u.numel = numel_[static_cast<size_t>(view)];
+      u.writes.insert(key);
+      u.registered = copy_registered[view];
+      units_.push_back(std::move(u));
+    }
+  }
+
+  // A long row over few rows is reduced in two kernels (ir.py Reduction.num_splits).
+  bool splits(const Unit& u) const { return u.rnumel > kSplitMinRow && u.numel < 2 * opt_.sms; }
+  void split(Unit u, int64_t partial_key) {
+    int64_t parts = 1;
+    while (parts * u.numel < 2 * opt_.sms) parts *= 2;
+    Unit combine;
+    combine.anchor = u.anchor;
+    combine.registered = u.registered;
+    combine.body = {u.anchor};
+    combine.reads = {partial_key};
+    combine.writes = u.writes;
+    combine.numel = u.numel;
+    combine.rnumel = parts;
+    u.writes = {partial_key};
+    u.numel *= parts;
+    u.rnumel /= parts;
+    units_.push_back(std::move(u));
+    units_.push_back(std::move(combine));
+  }
+
+  // 2. The scheduler's fusion (scheduler.py can_fuse, simd.py can_fuse).
+  struct Group {
+    std::vector<int> units;
+    std::set<int64_t> reads, writes;
+    int64_t numel = 0, rnumel = 1;
+    size_t nodes = 0;
+  };
+  std::vector<Group> groups_;
+
+  static bool loops_match(const Group& a, const Group& b) {
+    const bool ra = a.rnumel > 1, rb = b.rnumel > 1;
+    if (ra && rb) return a.numel == b.numel && a.rnumel == b.rnumel;
+    if (ra) return b.numel == a.numel * a.rnumel || b.numel == a.numel;
+    if (rb) return a.numel == b.numel * b.rnumel || a.numel == b.numel;
+    return a.numel == b.numel;
+  }
+
+  // Whether a path leaves group a, passes another kernel and reaches group b.
+  bool path_through_other(int a, int b) const {
+    std::vector<char> seen(groups_.size(), 0);
+    std::vector<int> stack;
+    auto successors = [&](int gi, auto&& visit) {
+      for (int64_t w : groups_[static_cast<size_t>(gi)].writes)
+        for (size_t j = 0; j < groups_.size(); ++j)
+          if (static_cast<int>(j) != gi && !groups_[j].units.empty() && groups_[j].reads.count(w)) visit(static_cast<int>(j));
+    };
+    successors(a, [&](int j) {
+      if (j != b && !seen[static_cast<size_t>(j)]) {
+        seen[static_cast<size_t>(j)] = 1;
+        stack.push_back(j);
+      }
+    });
+    while (!stack.empty()) {
+      const int x = stack.back();
+      stack.pop_back();
+      bool hit = false;
+      successors(x, [&](int j) {
+        if (j == b) hit = true;
+        else if (j != a && !seen[static_cast<size_t>(j)]) {
+          seen[static_cast<size_t>(j)] = 1;
+          stack.push_back(j);
+        }
+      });
+      if (hit) return true;
+    }
+    return false;
+  }
+
+  int64_t shared_bytes(const Group& a, const Group& b) const {
+    int64_t bytes = 0;
+    auto size_of = [&](int64_t key) -> int64_t {
+      if (key >= static_cast<int64_t>(g_.size())) return 1 << 20;  // a copy or a partial: large enough to count
+      return numel_[static_cast<size_t>(key)] * dtype_bytes(g_.node(static_cast<NodeId>(key)).dtype);
+    };
+    for (int64_t w : a.writes)
+      if (b.reads.count(w)) bytes += size_of(w);
+    for (int64_t w : b.writes)
+      if (a.reads.count(w)) bytes += size_of(w);
+    for (int64_t r : a.reads)
+      if (b.reads.count(r)) bytes += size_of(r);
+    return bytes;
+  }
+
+  bool can_fuse(int a, int b) const {
+    const Group &ga = groups_[static_cast<size_t>(a)], &gb = groups_[static_cast<size_t>(b)];
+    const Unit &ua = units_[static_cast<size_t>(ga.units.front())], &ub = units_[static_cast<size_t>(gb.units.front())];
+    if (!ua.triton || !ub.triton) return false;  // "node1 is extern"
+    if (ga.nodes + gb.nodes > kMaxFusionSize) return false;
+    if (!loops_match(ga, gb)) return false;
+    if (shared_bytes(ga, gb) < kMinSharedBytes) return false;  // no shared data
+    return !path_through_other(a, b) && !path_through_other(b, a);
+  }
+
+  void fuse() {
+    for (size_t i = 0; i < units_.size(); ++i) {
+      const Unit& u = units_[i];
+      groups_.push_back({{static_cast<int>(i)}, u.reads, u.writes, u.numel, u.rnumel, u.body.size()});
+    }
+    for (bool merged = true; merged;) {
+      merged = false;
+      int best_a = -1, best_b = -1;
+      int64_t best = 0;
+      for (size_t a = 0; a < groups_.size(); ++a)
+        for (size_t b = a + 1; b < groups_.size(); ++b) {
+          if (groups_[a].units.empty() || groups_[b].units.empty()) continue;
+          const int64_t s = shared_bytes(groups_[a], groups_[b]);
+          if (s > best && can_fuse(static_cast<int>(a), static_cast<int>(b))) {
+            best = s;
+            best_a = static_cast<int>(a);
+            best_b = static_cast<int>(b);
+          }
+        }
+      if (best_a < 0) break;
+      Group& into = groups_[static_cast<size_t>(best_a)];
+      Group& from = groups_[static_cast<size_t>(best_b)];
+      into.units.insert(into.units.end(), from.units.begin(), from.units.end());
+      into.reads.insert(from.reads.begin(), from.reads.end());
+      into.writes.insert(from.writes.begin(), from.writes.end());
+      for (int64_t w : into.writes) into.reads.erase(w);
+      if (from.rnumel > 1) {
+        into.numel = from.numel;
+        into.rnumel = from.rnumel;
+      }
+      into.nodes += from.nodes;
+      from = Group{};
+      merged = true;
+    }
+  }
+
+  // Program order as Inductor sees it: post_grad.py's reorder_for_locality
+  // moves each value right before its only reader, walking back from the end.
+  std::vector<int> program_position() const {
+    std::list<NodeId> seq;
+    std::vector<std::list<NodeId>::iterator> where(g_.size());
+    for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id)
+      if (role(id) != Role::Source) where[static_cast<size_t>(id)] = seq.insert(seq.end(), id);
+    std::vector<char> seen(g_.size(), 0);
+    for (auto it = seq.end(); it != seq.begin();) {
+      --it;
+      const NodeId node = *it;
+      seen[static_cast<size_t>(node)] = 1;
+      for (NodeId a : g_.node(node).inputs) {
+        if (role(a) == Role::Source || output_[static_cast<size_t>(a)]) continue;
+        const auto& us = users_[static_cast<size_t>(a)];
+        if (std::all_of(us.begin(), us.end(), [&](NodeId u) { return seen[static_cast<size_t>(u)] != 0; }))
+          seq.splice(it, seq, where[static_cast<size_t>(a)]);
+      }
+    }
+    std::vector<int> pos(g_.size(), 0);
+    int p = 0;
+    for (NodeId id : seq) pos[static_cast<size_t>(id)] = p++;
+    return pos;
+  }
+
+  // The groups in launch order: the scheduler keeps the order in which
+  // lowering registered the buffers (a fused kernel at its first), within
+  // what the dependencies allow.
+  std::vector<int> order() const {
+    std::vector<int> live;
+    std::vector<std::pair<int, int>> rank(groups_.size(), {0, 0});
+    for (size_t i = 0; i < groups_.size(); ++i) {
+      if (groups_[i].units.empty()) continue;
+      live.push_back(static_cast<int>(i));
+      std::pair<int, int> r{1 << 30, 0};
+      for (int u : groups_[i].units) r = std::min(r, units_[static_cast<size_t>(u)].registered);
+      rank[i] = r;
+    }
+    std::vector<int> out;
+    std::vector<char> done(groups_.size(), 0);
+    auto ready = [&](int gi) {
+      for (int64_t r : groups_[static_cast<size_t>(gi)].reads)
+        for (int other : live)
+          if (!done[static_cast<size_t>(other)] && other != gi && groups_[static_cast<size_t>(other)].writes.count(r)) return false;
+      return true;
+    };
+    while (out.size() < live.size()) {
+      int pick = -1;
+      for (int gi : live)
+        if (!done[static_cast<size_t>(gi)] && ready(gi) && (pick < 0 || rank[static_cast<size_t>(gi)] < rank[static_cast<size_t>(pick)])) pick = gi;
+      if (pick < 0) throw GraphError("inductor: the kernels wait on each other");
+      done[static_cast<size_t>(pick)] = 1;
+      out.push_back(pick);
+    }
+    return out;
+  }
+
+  std::vector<Kernel> emit(const std::vector<int>& order) const {
+    std::vector<Kernel> out;
+    for (int gi : order) {
+      const Group& gr = groups_[static_cast<size_t>(gi)];
+      const Unit& first = units_[static_cast<size_t>(gr.units.front())];
+      Kernel k;
+      k.kind = !first.triton              ? first.extern_kind
+               : gr.rnumel <= 1           ? KernelKind::Pointwise
+               : gr.rnumel <= kPersistentMaxRow ? KernelKind::Persistent
+                                                : KernelKind::Looped;
+      std::set<NodeId> computes;
+      for (int u : gr.units) {
+        const Unit& unit = units_[static_cast<size_t>(u)];
+        computes.insert(unit.body.begin(), unit.body.end());
+        k.copy = k.copy || unit.copy;
+      }
+      k.computes.assign(computes.begin(), computes.end());
+      auto node_of = [&](int64_t key) { return key < static_cast<int64_t>(g_.size()) ? static_cast<NodeId>(key) : -1; };
+      for (int64_t r : gr.reads)
+        if (node_of(r) >= 0) k.reads.push_back(node_of(r));
+      for (int64_t w : gr.writes)
+        if (node_of(w) >= 0) k.writes.push_back(node_of(w));
+      out.push_back(std::move(k));
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::vector<Kernel> schedule(const Graph& g, const Binding& bind, const Options& opt) { return Scheduler(g, bind, opt).run(); }
+
+}  // namespace fl::inductor

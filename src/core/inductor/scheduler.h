@@ -1,0 +1,55 @@
+// A model of TorchInductor's default mode (torch.compile, mode="default"):
+// which ops become which kernels, in what order. Two places combine ops
+// (reference/INDUCTOR.md; PyTorch's graph.py, ir.py, scheduler.py):
+//
+// 1. Lowering inlines every pointwise op into the code of its readers unless
+//    it is realized into a buffer: reductions always; inputs of extern calls
+//    (cuBLAS mm / bmm, SDPA); graph outputs; a value read through a GQA
+//    repeat, or by several readers, whose body loads more than 4 values.
+//    A view an extern cannot read in place (the repeat, merging heads after a
+//    transpose) becomes a copy kernel.
+// 2. The scheduler fuses the realized nodes: a reader with its producer when
+//    their loops match ((numel, rnumel): a pointwise node joins a reduction
+//    whose input or output has its size; two reductions over the same rows),
+//    two nodes that read the same buffer; never an extern; never a merge that
+//    would make a kernel wait on itself.
+// A row longer than 8192 with fewer rows than twice the GPU's SMs is reduced
+// in two kernels (a split reduction), and a softmax over it in five.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/graph.h"
+
+namespace fl::inductor {
+
+enum class KernelKind {
+  Pointwise,   // triton_poi_
+  Looped,      // triton_red_: a reduction that loops over its row
+  Persistent,  // triton_per_: the whole row in registers (rows of at most 1024)
+  Mm,          // extern_kernels.mm (cuBLAS)
+  Bmm,         // extern_kernels.bmm
+  Sdpa,        // aten._scaled_dot_product_*_attention
+};
+std::string_view kernel_kind_name(KernelKind k);  // "poi", "red", "per", "mm", "bmm", "sdpa"
+
+struct Kernel {
+  KernelKind kind;
+  std::vector<NodeId> computes;  // the nodes whose code runs here, inlined producers included
+  std::vector<NodeId> writes;    // the buffers it stores
+  std::vector<NodeId> reads;     // the buffers and inputs it loads
+  bool copy = false;             // a clone that lays a view out for an extern call
+};
+
+struct Options {
+  int sms = 132;  // streaming multiprocessors (H100 SXM and H200: 132), for split reductions
+};
+
+// `g`: a decomposed graph (after decompose, CSE, constant folding and
+// simplification; no attention matching, no weight folding), its sizes bound
+// by `bind`. The kernels of one call, in launch order.
+std::vector<Kernel> schedule(const Graph& g, const Binding& bind, const Options& opt = {});
+
+}  // namespace fl::inductor

@@ -1,0 +1,109 @@
+// The Inductor model against what torch.compile generated on an H200
+// (data/measured/h200-inductor, the output code of each configuration).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/inductor/layout.h"
+#include "core/inductor/scheduler.h"
+#include "core/model.h"
+#include "core/pipeline.h"
+#include "core/presets.h"
+
+using namespace fl;
+
+namespace {
+
+struct MeasuredRun {
+  std::string id;
+  nlohmann::json record;
+  std::vector<std::string> kinds;  // of its launches, as our model names kernel kinds
+};
+
+std::string kind_of_launch(const std::string& name) {
+  for (const char* k : {"poi", "red", "per", "tem"})
+    if (name.rfind(std::string("triton_") + k + "_", 0) == 0) return k;
+  if (name == "extern_kernels.mm") return "mm";
+  if (name == "extern_kernels.bmm") return "bmm";
+  if (name.find("_scaled_dot_product_") != std::string::npos) return "sdpa";
+  return "?" + name;
+}
+
+std::vector<MeasuredRun> measured_runs() {
+  std::ifstream in(std::string(FUSIONLAB_DATA_DIR) + "/measured/h200-inductor/sweep.jsonl");
+  REQUIRE(in);
+  std::vector<MeasuredRun> runs;
+  for (std::string line; std::getline(in, line);) {
+    MeasuredRun r{"", nlohmann::json::parse(line), {}};
+    r.id = r.record["id"].get<std::string>();
+    for (const auto& l : r.record["launches"]) r.kinds.push_back(kind_of_launch(l.get<std::string>()));
+    runs.push_back(std::move(r));
+  }
+  return runs;
+}
+
+std::vector<std::string> our_kinds(const nlohmann::json& rec) {
+  const ModelPreset* m = find_model(rec["model"].get<std::string>());
+  REQUIRE(m);
+  TraceOptions o;
+  o.batch = rec["batch"].get<int64_t>();
+  o.attention = *attention_form_named(rec["attention"].get<std::string>());
+  const bool decode = rec["phase"] == "decode";
+  const int64_t S = rec["S"].get<int64_t>();
+  Graph traced = decode ? decode_layer(m->layer, ParamMode::shapes(), o)
+                        : prefill_layer(m->layer, rec["T"].get<int64_t>(), 0, ParamMode::shapes(), o);
+  PipelineOptions p;
+  p.match_attention = false;
+  p.stop_after = Stage::Simplify;
+  const Graph g = run_pipeline(traced, p).back().graph;
+  std::vector<std::string> kinds;
+  for (const inductor::Kernel& k : inductor::schedule(g, decode ? Binding{{"S", S}, {"P", S - 1}} : Binding{}))
+    kinds.push_back(std::string(inductor::kernel_kind_name(k.kind)));
+  return kinds;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s.append(s.empty() ? "" : " ").append(x);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("inductor: the default mode's kernels, kind by kind and in order, as torch.compile launched them") {
+  int compared = 0;
+  for (const MeasuredRun& r : measured_runs()) {
+    if (r.record["mode"] != "default") continue;
+    const std::vector<std::string> ours = our_kinds(r.record);
+    INFO(r.id);
+    INFO("measured: " << joined(r.kinds));
+    INFO("ours:     " << joined(ours));
+    if (r.record["phase"] == "decode" && r.record["attention"] == "sdpa") {
+      // Known gap: at decode the measured layer passes SDPA a boolean mask,
+      // which Inductor turns into a float bias in a pointwise kernel
+      // (triton_poi_fused_scalar_tensor_where); our SDPA takes no mask tensor.
+      CHECK(ours.size() + 1 == r.kinds.size());
+      continue;
+    }
+    CHECK(ours == r.kinds);
+    ++compared;
+  }
+  CHECK(compared == 12);  // 8B and small, prefill and decode, math and sdpa
+}
+
+TEST_CASE("inductor: a view an extern cannot read in place is copied, as PyTorch's view rule says") {
+  using inductor::Layout;
+  const Layout heads = Layout::contiguous({1, 32, 16, 8});               // (B, H, T, dh)
+  const Layout swapped = inductor::transposed(heads, {0, 2, 1, 3});     // (B, T, H, dh)
+  CHECK_FALSE(inductor::reshaped(swapped, {16, 256}).has_value());     // merging H and dh after the swap
+  CHECK(inductor::reshaped(heads, {32, 16, 8}).has_value());            // merging B and H: B = 1
+  const Layout one_token = inductor::transposed(Layout::contiguous({1, 32, 1, 8}), {0, 2, 1, 3});
+  CHECK(inductor::reshaped(one_token, {1, 256}).has_value());           // T = 1: the swap moves nothing
+  const auto strides = inductor::reshaped(Layout::contiguous({4, 6}), {2, 2, 6});
+  REQUIRE(strides);
+  CHECK(strides->strides == std::vector<int64_t>{12, 6, 1});
+}
