@@ -2,6 +2,7 @@
 // (data/measured/h200-inductor, the output code of each configuration).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -10,7 +11,9 @@
 
 #include "core/inductor/layout.h"
 #include "core/inductor/scheduler.h"
+#include "core/analysis.h"
 #include "core/model.h"
+#include "core/settings.h"
 #include "core/pipeline.h"
 #include "core/presets.h"
 
@@ -106,4 +109,24 @@ TEST_CASE("inductor: a view an extern cannot read in place is copied, as PyTorch
   const auto strides = inductor::reshaped(Layout::contiguous({4, 6}), {2, 2, 6});
   REQUIRE(strides);
   CHECK(strides->strides == std::vector<int64_t>{12, 6, 1});
+}
+
+TEST_CASE("inductor: the fifth partition of demos 2 and 3, each kernel named as Inductor names it") {
+  const nlohmann::json j = analyze(config_from_settings(
+      {{"demo", "2"}, {"compiler", "inductor"}, {"attention", "math"}, {"hardware", "h200"}, {"lang", "en"}}));
+  REQUIRE(j["partitions"].size() == 5);
+  const nlohmann::json& p = j["partitions"].back();
+  CHECK(p["id"] == "inductor");
+  CHECK(p["kernels"] == 19);  // as torch.compile launched them for this layer on an H200
+  std::vector<std::string> names;
+  for (const auto& k : p["kernel_list"]) names.push_back(k["name"].get<std::string>());
+  CHECK(names.front() == "triton_red_fused_add_mean_mul_pow_rsqrt_0");  // RMSNorm: one looped reduction
+  CHECK(names[1] == "extern_kernels.mm");
+  CHECK(std::count(names.begin(), names.end(), "extern_kernels.bmm") == 2);
+  CHECK(names.back() == "triton_poi_fused_add_9");  // the last residual add, alone
+  // The lecture's partitions carry no such names, and the lecture's JSON is unchanged.
+  for (const auto& k : j["partitions"][2]["kernel_list"]) CHECK_FALSE(k.contains("name"));
+  const nlohmann::json lecture = analyze(config_from_settings({{"demo", "2"}}));
+  CHECK(lecture["partitions"].size() == 4);
+  CHECK_FALSE(lecture["config"].contains("compiler"));
 }

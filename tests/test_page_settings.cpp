@@ -74,6 +74,8 @@ TEST_CASE("links name the partition by its id, and older links' 0-based numbers 
   CHECK_THROWS_AS(ApplySettings(s, {{"partition", "4"}}), ConfigError);
   CHECK_THROWS_AS(ApplySettings(s, {{"partition", "flash"}}), ConfigError);
   CHECK(s.partition == 3);
+  ApplySettings(s, {{"partition", "inductor"}});  // the Inductor model's, when the compiler shows it
+  CHECK(FormatQuery(SettingsPairs(s)).find("partition=inductor") != std::string::npos);
 }
 
 TEST_CASE("the ablation view's URL carries the layer's configuration, which our ablation uses", "[page]") {

@@ -70,6 +70,15 @@ TEST_CASE("bad settings name their key") {
   CHECK(field_of({{"colour", "red"}}) == "colour");
   CHECK(field_of({{"layers", "many"}}) == "layers");
   CHECK(field_of({{"model", "llama-3.1-8b"}}) == "");
+  CHECK(field_of({{"compiler", "xla"}}) == "compiler");
+  CHECK(field_of({{"compiler", "inductor"}, {"layers", "all"}}) == "compiler");  // the model compiles one layer
+  CHECK(field_of({{"compiler", "inductor"}}) == "");
+}
+
+TEST_CASE("the compiler round-trips, and the lecture's rules, the default, stay out of links") {
+  const AnalysisConfig c = config_from_settings({{"demo", "3"}, {"compiler", "inductor"}});
+  CHECK(config_from_settings(settings_of(c)).compiler == Compiler::Inductor);
+  for (const Setting& s : settings_of(config_from_settings({{"demo", "3"}}))) CHECK(s.first != "compiler");
 }
 
 TEST_CASE("a hardware number out of range is named with the numbers as typed") {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/compilers.h"
 #include "core/cost.h"
 #include "core/i18n.h"
 #include "core/model.h"
@@ -25,6 +26,7 @@ struct AnalysisConfig {
   DType act = DType::BF16;               // activations and KV cache
   DType weights = DType::BF16;           // weight matrices
   AttentionForm attention = AttentionForm::Lecture;  // how the layer's attention is written (demos 2 and 3)
+  Compiler compiler = Compiler::Lecture;  // demos 2 and 3: a real compiler's kernels besides the lecture's
   Hardware hw = kH100;
   std::string hardware_key = "h100";     // a preset's key, or "custom"
   Lang lang = Lang::Zh;
@@ -38,6 +40,8 @@ struct AnalysisConfig {
   // The attention form traced: `attention` in demos 2 and 3; demo 1 (the
   // lecture's small layer) and demo 4 (the paper's ablation) keep the lecture's.
   AttentionForm traced_attention() const { return demo == 2 || demo == 3 ? attention : AttentionForm::Lecture; }
+  // The compiler modelled besides the lecture's rules: demos 2 and 3 only.
+  Compiler shown_compiler() const { return demo == 2 || demo == 3 ? compiler : Compiler::Lecture; }
   // The graph of the phase: a prefill of `tokens` tokens, or one decode step
   // whose KV length is the symbol S, bound by binding(). (Demos 2 and 3 trace
   // the prefill with T a symbol too: core/compiled.h.)

@@ -43,6 +43,7 @@ struct KernelEdge {
 struct Kernel {
   KernelKind kind;
   std::string label;          // the ops it runs, in order
+  std::string name;           // as a real compiler names it (the Inductor model's kernels); else empty
   std::vector<NodeId> nodes;  // topological order
   int64_t reads = 0;          // HBM bytes, each tensor counted once per kernel
   int64_t writes = 0;

@@ -1,4 +1,5 @@
 #include "core/partitions.h"
+#include "core/inductor/partition.h"
 
 #include "core/passes/passes.h"
 #include "core/pipeline.h"
@@ -11,6 +12,7 @@ std::string_view partition_key(PartitionId id) {
     case PartitionId::Decomposed: return "decomposed";
     case PartitionId::Fused: return "fused";
     case PartitionId::FusedFlash: return "fused_flash";
+    case PartitionId::Inductor: return "inductor";
   }
   return "?";
 }
@@ -22,6 +24,7 @@ Text lecture_partition_text(PartitionId id) {
     case PartitionId::Decomposed: return Text::PartDecomposed;
     case PartitionId::Fused: return Text::PartFused;
     case PartitionId::FusedFlash: return Text::PartFlash;
+    case PartitionId::Inductor: return Text::PartInductor;
   }
   return Text::PartEager;
 }
@@ -56,6 +59,7 @@ Partition make_partition(PartitionId id, const Graph& traced, const Binding& bin
     case PartitionId::Decomposed: return finish(id, shared(decompose(traced).graph), bind, hw);
     case PartitionId::Fused: return finish(id, shared(optimize(traced, false)), bind, hw);
     case PartitionId::FusedFlash: break;
+    case PartitionId::Inductor: return inductor::inductor_partition(traced, bind, hw);
   }
   return finish(id, shared(optimize(traced, true)), bind, hw);
 }

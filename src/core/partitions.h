@@ -18,9 +18,13 @@ enum class PartitionId {
   Decomposed,  // decomposed, not fused
   Fused,       // standard pipeline without attention matching, fused
   FusedFlash,  // standard pipeline with attention matched to FlashAttention, fused
+  Inductor,    // a model of torch.compile's default mode (core/inductor), after the four when chosen
 };
 inline constexpr PartitionId kAllPartitions[] = {PartitionId::Eager, PartitionId::Decomposed, PartitionId::Fused,
                                                  PartitionId::FusedFlash};
+// Every partition a view can show, in PartitionId's order: the lecture's four, then a compiler's.
+inline constexpr PartitionId kPartitionIds[] = {PartitionId::Eager, PartitionId::Decomposed, PartitionId::Fused,
+                                                PartitionId::FusedFlash, PartitionId::Inductor};
 
 std::string_view partition_key(PartitionId id);  // "eager", "decomposed", "fused", "fused_flash"
 // The partition's name for a layer whose attention is written in `form`:

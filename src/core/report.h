@@ -31,6 +31,7 @@ struct KernelReport {
   size_t index = 0;
   KernelKind kind = KernelKind::Pointwise;
   std::string label;
+  std::string name;  // as a real compiler names it (the Inductor model's kernels); else empty
   size_t nodes = 0;
   int64_t reads = 0, writes = 0;  // HBM bytes
   double flops = 0;

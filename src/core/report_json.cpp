@@ -7,7 +7,7 @@ namespace fl {
 using nlohmann::json;
 
 json to_json(const AnalysisConfig& c) {
-  return {{"d", c.model.d},
+  json j = {{"d", c.model.d},
           {"heads", c.model.H},
           {"kv_heads", c.model.G},
           {"head_dim", c.model.dh},
@@ -27,6 +27,8 @@ json to_json(const AnalysisConfig& c) {
           {"hardware_name", demos::hardware_name(c, c.lang)},
           {"hw", {{"matmul_flops", c.hw.matmul_flops}, {"other_flops", c.hw.other_flops}, {"bandwidth", c.hw.bandwidth},
                   {"launch", c.hw.launch}, {"graph_launch", c.hw.graph_launch}, {"memory", c.hw.memory}}}};
+  if (c.shown_compiler() != Compiler::Lecture) j["compiler"] = compiler_key(c.shown_compiler());  // the lecture's JSON as before
+  return j;
 }
 
 json to_json(const KernelReport& k) {
@@ -47,6 +49,7 @@ json to_json(const KernelReport& k) {
   put("index", k.index);
   put("kind", kernel_kind_name(k.kind));
   put("label", k.label);
+  if (!k.name.empty()) put("name", k.name);
   if (k.detail) put("node_list", k.node_list);
   put("nodes", k.nodes);
   put("reads", k.reads);

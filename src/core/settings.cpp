@@ -18,7 +18,7 @@ namespace {
 constexpr std::string_view kKeys[] = {
     "demo",   "lang",         "model",  "hardware", "d",     "heads",         "kv_heads",      "head_dim",
     "ffn",    "model_layers", "vocab",  "tied_embeddings",   "layers", "tokens",        "kv_len",        "batch",
-    "dtype",  "weights_dtype", "attention", "matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us",
+    "dtype",  "weights_dtype", "attention", "compiler", "matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us",
     "memory_gb"};
 
 int64_t to_int(const std::string& key, const std::string& v) {
@@ -85,6 +85,10 @@ void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
     const std::optional<AttentionForm> form = attention_form_named(v);
     if (!form) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, enum_names(kAttentionForms, attention_form_key)});
     c.attention = *form;
+  } else if (key == "compiler") {
+    const std::optional<Compiler> compiler = compiler_named(v);
+    if (!compiler) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, enum_names(kCompilers, compiler_key)});
+    c.compiler = *compiler;
   }
   else if (key == "matmul_tflops") c.hw.matmul_flops = to_real(key, v) * 1e12;
   else if (key == "other_tflops") c.hw.other_flops = to_real(key, v) * 1e12;
@@ -131,6 +135,7 @@ std::vector<Setting> all_values_of(const AnalysisConfig& c) {
                             {"dtype", std::string(dtype_name(c.act))},
                             {"weights_dtype", std::string(dtype_name(c.weights))},
                             {"attention", std::string(attention_form_key(c.attention))},
+                            {"compiler", std::string(compiler_key(c.compiler))},
                             {"matmul_tflops", fmt_number(c.hw.matmul_flops / 1e12)},
                             {"other_tflops", fmt_number(c.hw.other_flops / 1e12)},
                             {"bandwidth_tbs", fmt_number(c.hw.bandwidth / 1e12)},
@@ -154,6 +159,7 @@ std::vector<Setting> settings_of(const AnalysisConfig& c) {
     s.insert(s.begin() + 2, {"model", c.model_key});
   }
   if (c.attention == AttentionForm::Lecture) drop({"attention"});  // the lecture's layer: links as before the option
+  if (c.compiler == Compiler::Lecture) drop({"compiler"});
   if (c.hardware_key != "custom") {
     drop({"matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us", "memory_gb"});
     s.insert(s.begin() + 2, {"hardware", c.hardware_key});

@@ -25,6 +25,7 @@ constexpr Field kFields[] = {
     {"dtype", Text::UiActDtype, Text::HelpActDtype},
     {"weights_dtype", Text::UiWeightsDtype, Text::HelpWeightsDtype},
     {"attention", Text::UiAttention, Text::HelpAttention},
+    {"compiler", Text::UiCompiler, Text::HelpCompiler},
     {"hardware", Text::UiGpu, Text::HelpGpu},
     {"matmul_tflops", Text::UiMatmulTflops, Text::HelpMatmulTflops},
     {"other_tflops", Text::UiOtherTflops, Text::HelpOtherTflops},

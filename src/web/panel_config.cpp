@@ -150,23 +150,29 @@ void dtype_input(State& state, const Workload& w, const char* key, const InputEr
   });
 }
 
-// How the layer writes attention (demos 2 and 3 only: the others keep the lecture's layer).
-void attention_input(State& state, const Workload& w, const InputError& error) {
-  labelled("attention", state.settings.lang, error, [&] {
-    const std::string current = w.Value("attention");
-    auto key_of = [](int i) { return std::string(attention_form_key(kAttentionForms[static_cast<size_t>(i)])); };
-    const int count = static_cast<int>(std::size(kAttentionForms));
-    if (!ImGui::BeginCombo("##attention", current.c_str())) {
-      int i = 0;
-      while (i < count && key_of(i) != current) ++i;
-      if (const int next = Stepped(i < count ? i : -1, ComboWheelStep(), count); next != i) EditConfig(state, {{"attention", key_of(next)}});
-      RecordWidget("combo.attention");
+// A choice among an enum's keys (attention form, compiler): a combo the wheel steps.
+void choice_input(State& state, const Workload& w, const char* key, const std::vector<std::string>& keys, const InputError& error) {
+  labelled(key, state.settings.lang, error, [&] {
+    const std::string current = w.Value(key);
+    const int count = static_cast<int>(keys.size());
+    if (!ImGui::BeginCombo((std::string("##") + key).c_str(), current.c_str())) {
+      const int at = static_cast<int>(std::find(keys.begin(), keys.end(), current) - keys.begin());
+      const int i = at < count ? at : -1;
+      if (const int next = Stepped(i, ComboWheelStep(), count); next != i) EditConfig(state, {{key, keys[static_cast<size_t>(next)]}});
+      RecordWidget(std::string("combo.") + key);
       return;
     }
-    for (int i = 0; i < count; ++i)
-      if (ImGui::Selectable(key_of(i).c_str(), current == key_of(i))) EditConfig(state, {{"attention", key_of(i)}});
+    for (const std::string& k : keys)
+      if (ImGui::Selectable(k.c_str(), current == k)) EditConfig(state, {{key, k}});
     ImGui::EndCombo();
   });
+}
+
+template <class E, size_t N, class KeyOf>
+std::vector<std::string> keys_of(const E (&all)[N], KeyOf key_of) {
+  std::vector<std::string> out;
+  for (E e : all) out.emplace_back(key_of(e));
+  return out;
 }
 
 void draw_model_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {
@@ -210,8 +216,15 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
   number_input(state, w, "batch", error);
   dtype_input(state, w, "dtype", error);
   dtype_input(state, w, "weights_dtype", error);
-  if (const int demo = ViewDemo(state.settings.view); demo == 2 || demo == 3) attention_input(state, w, error);
-  else ForgetWidget("combo.attention");
+  // How the layer writes attention, and which compiler's kernels follow the lecture's: demos 2 and 3
+  // (the others keep the lecture's layer and rules).
+  if (const int demo = ViewDemo(state.settings.view); demo == 2 || demo == 3) {
+    choice_input(state, w, "attention", keys_of(kAttentionForms, attention_form_key), error);
+    choice_input(state, w, "compiler", keys_of(kCompilers, compiler_key), error);
+  } else {
+    ForgetWidget("combo.attention");
+    ForgetWidget("combo.compiler");
+  }
 }
 
 void draw_hardware_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {

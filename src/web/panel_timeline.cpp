@@ -33,7 +33,8 @@ void DrawTimelinePanel(State& state) {
   ImGui::TextWrapped("%s", Tx(Text::UiTimelineIntro, lang));
   const PhaseReport& ph = DrawPhaseChooser(state);
   if (ph.partitions.empty()) return;
-  const PartitionReport& p = ph.partitions[static_cast<size_t>(state.settings.partition)];
+  // A link may name the compiler's partition while the lecture's four are shown.
+  const PartitionReport& p = ph.partitions[static_cast<size_t>(std::clamp(state.settings.partition, 0, static_cast<int>(ph.partitions.size()) - 1))];
   const Hardware& hw = ph.config.hw;
   int& selected = state.settings.kernel;
   if (selected >= static_cast<int>(p.kernels.size())) selected = -1;

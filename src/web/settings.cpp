@@ -153,12 +153,12 @@ int page_int(const std::string& key, const std::string& value, int lo, int hi) {
 // index that links carried before (partition=3 is FlashAttention's).
 int partition_of(const std::string& key, const std::string& value) {
   std::string ids;
-  for (PartitionId id : kAllPartitions) {
+  for (PartitionId id : kPartitionIds) {
     if (value == partition_key(id)) return static_cast<int>(id);
-    ids += (ids.empty() ? "" : ", ") + std::string(partition_key(id));
+    ids.append(ids.empty() ? "" : ", ").append(partition_key(id));
   }
   if (!parse_int(value)) throw ConfigError(key, Text::ErrUnknownChoice, {key, value, ids});
-  return page_int(key, value, 0, static_cast<int>(std::size(kAllPartitions)) - 1);
+  return page_int(key, value, 0, static_cast<int>(std::size(kAllPartitions)) - 1);  // older links knew the four
 }
 
 template <size_t N>
@@ -348,7 +348,7 @@ Pairs SettingsPairs(const Settings& s) {
   const Pairs valid = canonical(ActiveWorkload(s).config);
   out.insert(out.end(), valid.begin(), valid.end());
   if (ViewDemo(s.view) == 2 || ViewDemo(s.view) == 3)
-    out.emplace_back("partition", std::string(partition_key(kAllPartitions[static_cast<size_t>(s.partition)])));
+    out.emplace_back("partition", std::string(partition_key(kPartitionIds[static_cast<size_t>(std::clamp(s.partition, 0, static_cast<int>(std::size(kPartitionIds)) - 1))])));
   if (s.scale != 1) out.emplace_back("scale", fmt_exact(s.scale));
   if (!s.controls.empty()) {
     std::string list;

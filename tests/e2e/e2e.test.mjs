@@ -401,10 +401,15 @@ test("the wheel over a closed dropdown steps through its list", async () => {
   assert.match(new URL(page.url()).search, /attention=math/);
   const ids = await page.evaluate(() => fusionlab.analyze({ demo: 2, attention: "math" }).observations.map((o) => o.id));
   assert.ok(ids.includes("prefill_attention_not_matched"), ids.join(", "));
+  // The compiler: lecture (not in the link), then the Inductor model.
+  await wheelOver("combo.compiler", 100);
+  assert.equal((await stateWhen(page, (st) => st.compiler === "inductor")).compiler, "inductor");
+  assert.match(new URL(page.url()).search, /compiler=inductor/);
   // The ablation keeps the lecture's layer: no such control there.
   await page.evaluate(() => fusionlab.setState({ view: "ablation" }));
   await afterFrames(page, 3);
   assert.equal((await widgets())["combo.attention"], undefined);
+  assert.equal((await widgets())["combo.compiler"], undefined);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -524,6 +529,17 @@ test("a screen reader gets the canvas's name and the view's tables as DOM text, 
   analysis = await page.evaluate(() => fusionlab.analyze({ demo: 3, kv_len: 8192, batch: 8, attention: "math", lang: "en" }));
   assert.match(analysis.partitions[3].name, /does not match/);
   assert.equal((await cells(4))[1], analysis.partitions[3].name);
+  // With the Inductor model: a fifth row, its kernels as torch.compile's; a link may name it.
+  await page.evaluate(() => fusionlab.setState({ compiler: "inductor", partition: "inductor" }));
+  await afterFrames(page, 3);
+  assert.equal(await page.$$eval("#a11y table tbody tr", (rows) => rows.length), 5);
+  const inductor = await page.evaluate(() => fusionlab.analyze({ demo: 3, kv_len: 8192, batch: 8, attention: "math", compiler: "inductor", lang: "en" }));
+  assert.equal((await cells(5))[1], inductor.partitions[4].name);
+  assert.equal((await cells(5))[2], String(inductor.partitions[4].kernels));
+  assert.equal((await page.evaluate(() => fusionlab.getState())).partition, "inductor");
+  await page.evaluate(() => fusionlab.setState({ compiler: "lecture" }));
+  await afterFrames(page, 3);
+  assert.equal(await page.$$eval("#a11y table tbody tr", (rows) => rows.length), 4);
   // In Chinese, the headers too.
   await page.evaluate(() => fusionlab.setState({ lang: "zh" }));
   await afterFrames(page, 3);

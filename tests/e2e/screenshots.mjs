@@ -18,6 +18,8 @@ for (const lang of ["zh", "en"])
   }
 for (const lang of ["zh", "en"])
   shots.push({ name: `prefill-405b-${lang}-1280x720`, query: `view=prefill&model=llama-3.1-405b&layers=all&hardware=b200&lang=${lang}`, width: 1280, height: 720 });
+for (const lang of ["zh", "en"])
+  shots.push({ name: `prefill-inductor-${lang}-1280x720`, query: `view=prefill&attention=math&compiler=inductor&hardware=h200&partition=inductor&lang=${lang}`, width: 1280, height: 720 });
 shots.push({ name: "embed-example", path: "embed-example.html", width: 900, height: 1100 });
 
 const browser = await launch();

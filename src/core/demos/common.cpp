@@ -49,6 +49,7 @@ KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lan
   r.index = i;
   r.kind = k.kind;
   r.label = k.label;
+  r.name = k.name;
   r.nodes = k.nodes.size();
   r.reads = k.reads;
   r.writes = k.writes;

@@ -34,12 +34,19 @@ double attention_softmax_flops(const Graph& g, const Node& n, int64_t out, const
          static_cast<double>(g.node(n.inputs[1]).shape[1].eval(bind));
 }
 
+}  // namespace
+
 std::string node_label(const Node& n) {
   if (n.op == Op::Mul && n.inputs[0] == n.inputs[1]) return "square";
   return std::string(op_name(n.op));
 }
 
-}  // namespace
+void add_node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bind, Kernel& k) {
+  bool tc = false;
+  const double f = node_flops(g, n, out, bind, &tc);
+  (tc ? k.matmul_flops : k.other_flops) += f;
+  if (n.op == Op::Attention) k.other_flops += attention_softmax_flops(g, n, out, bind);
+}
 
 std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order,
                                     const std::vector<int64_t>& numel, const Binding& bind) {
@@ -67,11 +74,8 @@ std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, co
     read.clear();
     for (NodeId id : gr.nodes) {
       const Node& n = g.node(id);
-      k.label += (k.label.empty() ? "" : "+") + node_label(n);
-      bool tc = false;
-      double f = node_flops(g, n, numel[static_cast<size_t>(id)], bind, &tc);
-      (tc ? k.matmul_flops : k.other_flops) += f;
-      if (n.op == Op::Attention) k.other_flops += attention_softmax_flops(g, n, numel[static_cast<size_t>(id)], bind);
+      k.label.append(k.label.empty() ? "" : "+").append(node_label(n));
+      add_node_flops(g, n, numel[static_cast<size_t>(id)], bind, k);
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         if (n.op == Op::KVWrite && i == 0) continue;  // the cache is only written, one row
         NodeId s = grouping.storage[static_cast<size_t>(n.inputs[i])];

@@ -3,11 +3,17 @@
 // stay inside it are free) and why each written tensor leaves it.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/fusion/grouping.h"
 
 namespace fl::fusion {
+
+// A node's name in a kernel's label ("square" for x * x).
+std::string node_label(const Node& n);
+// Adds what node `n` (of `out` elements) computes to k's FLOPs, on tensor cores or not.
+void add_node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bind, Kernel& k);
 
 // `numel`: every node's element count under `bind` (the grouping's own, or
 // another binding's under which the grouping's guards hold).

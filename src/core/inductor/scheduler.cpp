@@ -96,6 +96,7 @@ class Scheduler {
   std::vector<int> pos_;                 // program position of each node (program_position)
   std::vector<std::pair<int, int>> registered_;  // of each realized node (Unit::registered)
   std::map<NodeId, int64_t> copy_key_;  // view read by an extern -> its copy's buffer key
+  std::map<int64_t, int64_t> extra_bytes_;  // the size of each buffer that is no node's: copies, partial sums
   std::vector<int> group_;               // unit -> group (a fused kernel)
 
   Role role(NodeId id) const { return role_of(g_.node(id).op); }
@@ -118,6 +119,21 @@ class Scheduler {
   bool needs_copy(NodeId in, NodeId reader) const {
     if (g_.node(reader).op == Op::Attention && g_.node(in).op == Op::RepeatKV) return needs_copy(g_.node(in).inputs[0]);
     return needs_copy(in);
+  }
+
+  // The views a copy lays out: from the storage up to the first one strides
+  // cannot express (the views after it read the copy in place).
+  std::vector<NodeId> copied_views(NodeId in) const {
+    std::vector<NodeId> chain;
+    for (NodeId v = in; role(v) == Role::View; v = g_.node(v).inputs[0]) chain.push_back(v);
+    std::reverse(chain.begin(), chain.end());
+    const Layout base = Layout::contiguous(shape_[static_cast<size_t>(storage(in))]);
+    for (size_t i = 0; i < chain.size(); ++i)
+      if (!view_layout(g_, chain[i], base, shape_)) {
+        chain.resize(i + 1);
+        break;
+      }
+    return chain;
   }
 
   // The readers of `id`'s value, through views: (reader, the node it reads).
@@ -230,7 +246,8 @@ class Scheduler {
         for (size_t arg = 0; arg < g_.node(id).inputs.size(); ++arg) {
           const NodeId in = g_.node(id).inputs[arg];
           if (!needs_copy(in, id) || copy_key_.count(in)) continue;
-          copy_key_[in] = next_key++;
+          copy_key_[in] = next_key;
+          extra_bytes_[next_key++] = numel_[static_cast<size_t>(in)] * dtype_bytes(g_.node(in).dtype);
           copy_registered[in] = {pos_[static_cast<size_t>(id)], static_cast<int>(arg)};
         }
     for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id) {
@@ -268,7 +285,7 @@ class Scheduler {
       } else {
         u.reads.insert(buffer_key(s));
       }
-      u.body.push_back(view);
+      for (NodeId v : copied_views(view)) u.body.push_back(v);
       u.numel = numel_[static_cast<size_t>(view)];
       u.writes.insert(key);
       u.registered = copy_registered[view];
@@ -291,6 +308,7 @@ class Scheduler {
     combine.rnumel = parts;
     u.writes = {partial_key};
     u.numel *= parts;
+    extra_bytes_[partial_key] = u.numel * 4;  // float32 partial results
     u.rnumel /= parts;
     units_.push_back(std::move(u));
     units_.push_back(std::move(combine));
@@ -462,6 +480,24 @@ class Scheduler {
     return out;
   }
 
+  int64_t bytes_of(int64_t key) const {
+    if (auto e = extra_bytes_.find(key); e != extra_bytes_.end()) return e->second;
+    const NodeId id = static_cast<NodeId>(key);
+    return numel_[static_cast<size_t>(id)] * dtype_bytes(g_.node(id).dtype);
+  }
+  // A cache write stores its new rows only.
+  int64_t written_bytes(int64_t key) const {
+    if (key < static_cast<int64_t>(g_.size()) && g_.node(static_cast<NodeId>(key)).op == Op::KVWrite)
+      return bytes_of(g_.node(static_cast<NodeId>(key)).inputs[1]);
+    return bytes_of(key);
+  }
+  bool read_elsewhere(int64_t key, int group) const {
+    if (key < static_cast<int64_t>(g_.size()) && output_[static_cast<size_t>(key)]) return true;
+    for (size_t j = 0; j < groups_.size(); ++j)
+      if (static_cast<int>(j) != group && groups_[j].reads.count(key)) return true;
+    return false;
+  }
+
   std::vector<Kernel> emit(const std::vector<int>& order) const {
     std::vector<Kernel> out;
     for (int gi : order) {
@@ -480,10 +516,14 @@ class Scheduler {
       }
       k.computes.assign(computes.begin(), computes.end());
       auto node_of = [&](int64_t key) { return key < static_cast<int64_t>(g_.size()) ? static_cast<NodeId>(key) : -1; };
-      for (int64_t r : gr.reads)
+      for (int64_t r : gr.reads) {
         if (node_of(r) >= 0) k.reads.push_back(node_of(r));
-      for (int64_t w : gr.writes)
+        k.read_bytes += bytes_of(r);
+      }
+      for (int64_t w : gr.writes) {
         if (node_of(w) >= 0) k.writes.push_back(node_of(w));
+        if (read_elsewhere(w, gi)) k.write_bytes += written_bytes(w);
+      }
       out.push_back(std::move(k));
     }
     return out;

@@ -41,6 +41,7 @@ struct Kernel {
   std::vector<NodeId> writes;    // the buffers it stores
   std::vector<NodeId> reads;     // the buffers and inputs it loads
   bool copy = false;             // a clone that lays a view out for an extern call
+  int64_t read_bytes = 0, write_bytes = 0;  // HBM traffic: each buffer once; written if another kernel or the caller reads it
 };
 
 struct Options {

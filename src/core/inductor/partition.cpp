@@ -1,0 +1,76 @@
+#include "core/inductor/partition.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/fusion/grouping.h"
+#include "core/fusion/measuring.h"
+#include "core/inductor/aten_names.h"
+#include "core/inductor/scheduler.h"
+#include "core/pipeline.h"
+
+namespace fl::inductor {
+
+namespace {
+
+fl::KernelKind lecture_kind(KernelKind k) {
+  switch (k) {
+    case KernelKind::Pointwise: return fl::KernelKind::Pointwise;
+    case KernelKind::Looped: case KernelKind::Persistent: return fl::KernelKind::Rowwise;
+    case KernelKind::Mm: case KernelKind::Bmm: return fl::KernelKind::MatMul;
+    case KernelKind::Sdpa: return fl::KernelKind::Attention;
+  }
+  return fl::KernelKind::Pointwise;
+}
+
+// triton_{poi|red|per}_fused_<sorted ATen ops>_<n>, or the extern call.
+std::string kernel_name(const Graph& g, const Kernel& k, int triton_index) {
+  switch (k.kind) {
+    case KernelKind::Mm: return "extern_kernels.mm";
+    case KernelKind::Bmm: return "extern_kernels.bmm";
+    case KernelKind::Sdpa: return "torch.ops.aten._scaled_dot_product_cudnn_attention.default";
+    default: break;
+  }
+  std::vector<std::string_view> ops;
+  for (NodeId id : k.computes)
+    for (std::string_view a : aten_names(g.node(id))) ops.push_back(a);
+  if (k.copy) ops.push_back("clone");
+  std::sort(ops.begin(), ops.end());
+  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+  std::string name = "triton_";
+  name.append(kernel_kind_name(k.kind)).append("_fused");
+  for (std::string_view op : ops) name.append("_").append(op);
+  return name.append("_").append(std::to_string(triton_index));
+}
+
+}  // namespace
+
+Partition inductor_partition(const Graph& traced, const Binding& bind, const Hardware& hw) {
+  PipelineOptions p;
+  p.match_attention = false;
+  p.stop_after = Stage::Simplify;
+  auto graph = std::make_shared<const Graph>(run_pipeline(traced, p).back().graph);
+  const std::vector<int64_t> numel = fusion::node_numels(*graph, bind);
+  Partition part{PartitionId::Inductor, graph, {}, {}};
+  int triton = 0;
+  for (const Kernel& ik : schedule(*graph, bind)) {
+    fl::Kernel k;
+    k.kind = lecture_kind(ik.kind);
+    k.name = kernel_name(*graph, ik, triton);
+    if (ik.kind != KernelKind::Mm && ik.kind != KernelKind::Bmm && ik.kind != KernelKind::Sdpa) ++triton;
+    for (NodeId id : ik.computes) {
+      const Node& n = graph->node(id);
+      if (op_kind(n.op) == OpKind::View && !ik.copy) continue;  // indexing only, no code
+      k.nodes.push_back(id);
+      k.label.append(k.label.empty() ? "" : "+").append(fusion::node_label(n));
+      fusion::add_node_flops(*graph, n, numel[static_cast<size_t>(id)], bind, k);
+    }
+    k.reads = ik.read_bytes;
+    k.writes = ik.write_bytes;
+    part.kernels.push_back(std::move(k));
+  }
+  part.cost = graph_cost(part.kernels, hw);
+  return part;
+}
+
+}  // namespace fl::inductor
