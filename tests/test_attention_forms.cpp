@@ -53,6 +53,16 @@ TEST_CASE("the comparison of attention forms can fail: a mask that hides one mor
   CHECK(relative_difference(run(lecture, shifted), run(math, shifted)) > 1e-3);
 }
 
+TEST_CASE("at decode SDPA reads its boolean mask (attn_mask): a hidden key changes the result", "[attention]") {
+  const int64_t S = 8, P = 5;
+  const Graph sdpa = decode_layer(kSmallCfg, ParamMode::random(5), form(AttentionForm::Sdpa));
+  const Feeds all = with_causal_mask(decode_feeds(kSmallCfg, S), 1, S, P);
+  Feeds hidden = all;
+  hidden["mask"].data[2] = 0;  // key 2 hidden from the new token
+  const Binding b{{"S", S}, {"P", P}};
+  CHECK(relative_difference(run(sdpa, all, b), run(sdpa, hidden, b)) > 1e-3);
+}
+
 TEST_CASE("every pass keeps the meaning of the math and SDPA forms", "[attention]") {
   for (AttentionForm f : {AttentionForm::Math, AttentionForm::Sdpa}) {
     INFO(attention_form_key(f));

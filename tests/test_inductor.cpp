@@ -86,10 +86,14 @@ TEST_CASE("inductor: the default mode's kernels, kind by kind and in order, as t
     INFO("measured: " << joined(r.kinds));
     INFO("ours:     " << joined(ours));
     if (r.record["phase"] == "decode" && r.record["attention"] == "sdpa") {
-      // Known gap: at decode the measured layer passes SDPA a boolean mask,
-      // which Inductor turns into a float bias in a pointwise kernel
-      // (triton_poi_fused_scalar_tensor_where); our SDPA takes no mask tensor.
-      CHECK(ours.size() + 1 == r.kinds.size());
+      // Known gap, in order only: torch.compile launched q's projection first,
+      // where our order puts it after v's cache write (as it does, and as
+      // measured, when the math form reads the cache through a copy).
+      std::vector<std::string> a = ours, b = r.kinds;
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      CHECK(a == b);
+      CHECK(ours != r.kinds);  // when this holds no more, compare the order here too
       continue;
     }
     CHECK(ours == r.kinds);

@@ -59,7 +59,7 @@ Shape matmul_shape(const Shape& a, const Shape& b) {
 }  // namespace
 
 Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, const Shape& declared) {
-  if (in.size() != arity(op))
+  if (in.size() != arity(op) && !(takes_optional_mask(op) && in.size() == arity(op) + 1))
     fail(op, "expects " + std::to_string(arity(op)) + " inputs, got " + std::to_string(in.size()));
   switch (op) {
     case Op::Input: case Op::Param: case Op::Const:
@@ -123,6 +123,10 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
       if (q.size() != 3 || k.size() != 3 || v.size() != 3) fail(op, "q, k, v must be (heads, tokens, head_dim)");
       if (q[0] != k[0] || k[0] != v[0] || q[2] != k[2] || k[1] != v[1])
         fail(op, "q " + shape_str(q) + ", k " + shape_str(k) + ", v " + shape_str(v) + " do not agree");
+      if (in.size() == 4) {  // a boolean mask over the keys, the same for every head and query
+        const Shape& m = *in[3];
+        if (m.size() != 2 || m[0] != Dim(1) || m[1] != k[1]) fail(op, "the mask " + shape_str(m) + " must be (1, keys)");
+      }
       return {q[0], q[1], v[2]};
     }
     case Op::Embedding:

@@ -209,8 +209,9 @@ TensorValue matmul(const Node& n, const TensorValue& a, const TensorValue& b) {
   return out;
 }
 
+// `mask`, if any: (1, keys), zero where no query may see the key.
 TensorValue attention(const Node& n, const TensorValue& q, const TensorValue& k, const TensorValue& v,
-                      int64_t offset) {
+                      int64_t offset, const TensorValue* mask) {
   if (q.shape.size() != 3 || k.shape.size() != 3 || v.shape.size() != 3 || q.shape[0] != k.shape[0] ||
       k.shape[0] != v.shape[0] || q.shape[2] != k.shape[2] || k.shape[1] != v.shape[1])
     fail(n, "q " + dims_str(q.shape) + ", k " + dims_str(k.shape) + ", v " + dims_str(v.shape) + " do not agree");
@@ -225,7 +226,8 @@ TensorValue attention(const Node& n, const TensorValue& q, const TensorValue& k,
         const float* kj = k.data.data() + (h * tk + j) * dh;
         float s = 0;
         for (int64_t c = 0; c < dh; ++c) s += qi[c] * kj[c];
-        p[static_cast<size_t>(j)] = masked(i, j, offset) ? kNegInf : s * scale;
+        const bool hidden = masked(i, j, offset) || (mask && mask->data[static_cast<size_t>(j)] == 0);
+        p[static_cast<size_t>(j)] = hidden ? kNegInf : s * scale;
       }
       softmax_row(p.data(), tk);
       float* oi = out.data.data() + (h * tq + i) * dv;
@@ -333,7 +335,10 @@ TensorValue eval_node(const Node& n, const std::vector<const TensorValue*>& in, 
     case Op::Transpose: return transpose(n, arg(0));
     case Op::RepeatKV: return repeat_kv(n, arg(0));
     case Op::MatMul: return matmul(n, arg(0), arg(1));
-    case Op::Attention: return attention(n, arg(0), arg(1), arg(2), n.attrs.mask_offset.eval(b));
+    case Op::Attention: {
+      const TensorValue* mask = n.inputs.size() > 3 ? &arg(3) : nullptr;
+      return attention(n, arg(0), arg(1), arg(2), n.attrs.mask_offset.eval(b), mask);
+    }
     case Op::KVWrite: return kv_write(n, arg(0), arg(1), n.attrs.row.eval(b));
     case Op::Embedding: return embedding(n, arg(0), arg(1));
   }

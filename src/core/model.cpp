@@ -70,7 +70,7 @@ struct Step {
   Dim mask_offset;  // query i sees keys j <= i + offset
   bool decode;
   AttentionForm form = AttentionForm::Lecture;
-  std::optional<Tensor> mask;  // the math form's boolean mask, true where a query sees a key
+  std::optional<Tensor> mask;  // the boolean mask of the math form, and of SDPA at decode: true where a query sees a key
   DType act = DType::BF16;
 };
 
@@ -105,6 +105,8 @@ Tensor attention_heads(const LayerCfg& c, const Step& s, const Tensor& q, const 
       return matmul(p, vh);
     }
     case AttentionForm::Sdpa:
+      // At decode the mask comes as attn_mask (as gpt-fast passes it); prefill is causal (is_causal).
+      if (s.mask) return attention(q, kh, vh, 1 / root, s.mask_offset, *s.mask);
       return attention(q, kh, vh, 1 / root, s.mask_offset);
   }
   throw GraphError("unknown attention form");
@@ -230,7 +232,7 @@ Graph decode_layer(const LayerCfg& c, ParamMode params, const TraceOptions& o) {
   Weights w{g, params, o, Rng(params.seed)};
   const Dim B = batch_dim(o);
   Step s{B, 1, cos_t, sin_t, sym_P(), true, o.attention, std::nullopt, o.act};  // the query at P sees keys 0..P
-  if (o.attention == AttentionForm::Math) s.mask = Tensor(&g, g.input("mask", {1, S}, DType::Bool));  // keys <= P
+  if (o.attention != AttentionForm::Lecture) s.mask = Tensor(&g, g.input("mask", {1, S}, DType::Bool));  // keys <= P
   std::vector<NodeId> written;
   Tensor out = model_body(g, w, c, o, B, [&](const Layer& L, const Tensor& in, int64_t i) {
     std::string p = o.layers == 0 ? "" : layer_prefix(i);

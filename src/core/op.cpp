@@ -4,7 +4,7 @@ namespace fl {
 
 namespace {
 
-enum Trait : uint8_t { kBinary = 1, kComposite = 2, kWeightOperand = 4, kAnyDtypeInputs = 8, kMaskOperand = 16 };
+enum Trait : uint8_t { kBinary = 1, kComposite = 2, kWeightOperand = 4, kAnyDtypeInputs = 8, kMaskOperand = 16, kOptionalMask = 32 };
 
 struct OpInfo {
   std::string_view name;
@@ -27,10 +27,12 @@ std::string_view op_name(Op op) { return info(op).name; }
 size_t arity(Op op) { return info(op).arity; }
 bool is_binary_pointwise(Op op) { return (info(op).traits & kBinary) != 0; }
 bool is_composite(Op op) { return (info(op).traits & kComposite) != 0; }
+bool takes_optional_mask(Op op) { return (info(op).traits & kOptionalMask) != 0; }
 
 bool reads_other_dtype(Op op, size_t input) {
   const uint8_t traits = info(op).traits;
-  return (traits & kAnyDtypeInputs) || ((traits & (kWeightOperand | kMaskOperand)) && input == 1);
+  return (traits & kAnyDtypeInputs) || ((traits & (kWeightOperand | kMaskOperand)) && input == 1) ||
+         ((traits & kOptionalMask) && input == info(op).arity);
 }
 
 }  // namespace fl

@@ -26,6 +26,8 @@ std::string_view op_name(Op op);
 size_t arity(Op op);  // how many inputs
 bool is_binary_pointwise(Op op);
 bool is_composite(Op op);
+// One input more than arity() may follow: a boolean mask over the keys (attention).
+bool takes_optional_mask(Op op);
 // Inputs that may have another dtype than the result: weights (fp8 weights
 // feeding bf16 activations), an embedding's table and integer ids, a cast's
 // input and a boolean mask.

@@ -85,4 +85,10 @@ Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, double scale
   return q.apply(Op::Attention, {k, v}, a);
 }
 
+Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, double scale, Dim offset, const Tensor& mask) {
+  Attrs a = with_mask_offset(std::move(offset));
+  a.scale = scale;
+  return q.apply(Op::Attention, {k, v, mask}, a);
+}
+
 }  // namespace fl

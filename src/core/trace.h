@@ -56,5 +56,7 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, double value);
 // Causal attention of q over k and v (one head per batch entry on each),
 // keys j <= i + offset for query i, scores scaled by `scale`.
 Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, double scale, Dim offset);
+// The same with a boolean mask over the keys (1, keys), as attn_mask.
+Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, double scale, Dim offset, const Tensor& mask);
 
 }  // namespace fl

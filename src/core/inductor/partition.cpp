@@ -35,6 +35,7 @@ std::string kernel_name(const Graph& g, const Kernel& k, int triton_index) {
   for (NodeId id : k.computes)
     for (std::string_view a : aten_names(g.node(id))) ops.push_back(a);
   if (k.copy) ops.push_back("clone");
+  if (k.mask_bias) ops.insert(ops.end(), {"scalar_tensor", "where"});  // where(mask, 0, -inf)
   std::sort(ops.begin(), ops.end());
   ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
   std::string name = "triton_";

@@ -57,6 +57,7 @@ using Load = std::tuple<NodeId, NodeId, int>;
 struct Unit {
   bool triton = true;
   bool copy = false;
+  bool mask_bias = false;       // a boolean mask turned into SDPA's float bias
   NodeId anchor = 0;            // the node it realizes (for a copy: the view it lays out)
   std::pair<int, int> registered{0, 0};  // when lowering gives it a buffer: (program position, argument)
   std::vector<NodeId> body;     // nodes whose code it runs
@@ -96,6 +97,7 @@ class Scheduler {
   std::vector<int> pos_;                 // program position of each node (program_position)
   std::vector<std::pair<int, int>> registered_;  // of each realized node (Unit::registered)
   std::map<NodeId, int64_t> copy_key_;  // view read by an extern -> its copy's buffer key
+  std::map<NodeId, int64_t> bias_key_;  // SDPA with a boolean mask -> the float bias it reads instead
   std::map<int64_t, int64_t> extra_bytes_;  // the size of each buffer that is no node's: copies, partial sums
   std::vector<int> group_;               // unit -> group (a fused kernel)
 
@@ -250,6 +252,22 @@ class Scheduler {
           extra_bytes_[next_key++] = numel_[static_cast<size_t>(in)] * dtype_bytes(g_.node(in).dtype);
           copy_registered[in] = {pos_[static_cast<size_t>(id)], static_cast<int>(arg)};
         }
+    // SDPA takes a boolean mask as a float bias (0 or -inf), computed by a pointwise kernel first.
+    for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id) {
+      const Node& n = g_.node(id);
+      if (n.op != Op::Attention || n.inputs.size() <= arity(n.op)) continue;
+      const NodeId mask = n.inputs[arity(n.op)];
+      bias_key_[id] = next_key;
+      extra_bytes_[next_key] = numel_[static_cast<size_t>(mask)] * dtype_bytes(n.dtype);
+      Unit u;
+      u.mask_bias = true;
+      u.anchor = id;
+      u.reads.insert(read_key(mask));
+      u.numel = numel_[static_cast<size_t>(mask)];
+      u.writes.insert(next_key++);
+      u.registered = {pos_[static_cast<size_t>(id)], static_cast<int>(arity(n.op))};
+      units_.push_back(std::move(u));
+    }
     for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id) {
       const Role r = role(id);
       if (r == Role::Extern) {
@@ -258,7 +276,9 @@ class Scheduler {
         u.anchor = id;
         u.registered = registered_[static_cast<size_t>(id)];
         u.body = {id};
-        for (NodeId in : g_.node(id).inputs) u.reads.insert(read_key(in));
+        const NodeInputs& ins = g_.node(id).inputs;
+        for (size_t arg = 0; arg < ins.size(); ++arg)
+          u.reads.insert(bias_key_.count(id) && arg == arity(g_.node(id).op) ? bias_key_.at(id) : read_key(ins[arg]));
         u.writes.insert(buffer_key(id));
         u.extern_kind = g_.node(id).op == Op::Attention ? KernelKind::Sdpa
                         : shape_[static_cast<size_t>(id)].size() > 2 ? KernelKind::Bmm
@@ -513,6 +533,7 @@ class Scheduler {
         const Unit& unit = units_[static_cast<size_t>(u)];
         computes.insert(unit.body.begin(), unit.body.end());
         k.copy = k.copy || unit.copy;
+        k.mask_bias = k.mask_bias || unit.mask_bias;
       }
       k.computes.assign(computes.begin(), computes.end());
       auto node_of = [&](int64_t key) { return key < static_cast<int64_t>(g_.size()) ? static_cast<NodeId>(key) : -1; };

@@ -7,7 +7,7 @@
 //    (cuBLAS mm / bmm, SDPA); graph outputs; a value read through a GQA
 //    repeat, or by several readers, whose body loads more than 4 values.
 //    A view an extern cannot read in place (the repeat, merging heads after a
-//    transpose) becomes a copy kernel.
+//    transpose) becomes a copy kernel; a boolean mask SDPA reads, a bias kernel.
 // 2. The scheduler fuses the realized nodes: a reader with its producer when
 //    their loops match ((numel, rnumel): a pointwise node joins a reduction
 //    whose input or output has its size; two reductions over the same rows),
@@ -41,6 +41,7 @@ struct Kernel {
   std::vector<NodeId> writes;    // the buffers it stores
   std::vector<NodeId> reads;     // the buffers and inputs it loads
   bool copy = false;             // a clone that lays a view out for an extern call
+  bool mask_bias = false;        // a boolean mask turned into SDPA's float bias (where(mask, 0, -inf))
   int64_t read_bytes = 0, write_bytes = 0;  // HBM traffic: each buffer once; written if another kernel or the caller reads it
 };
 
