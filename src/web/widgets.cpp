@@ -158,6 +158,7 @@ void KernelTooltip(const KernelReport& k, double overhead, Lang lang) {
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
   ImGui::TextUnformatted(tr(Text::UiTipKernel, lang, {std::to_string(k.index), std::string(kernel_kind_name(k.kind))}).c_str());
   ImGui::TextWrapped("%s", k.label.c_str());
+  if (!k.name.empty()) TextMuted(k.name);  // as the compiler names it (the Inductor model's kernels)
   ImGui::TextUnformatted(
       tr(Text::UiTipTime, lang, {fmt_time(k.t), fmt_time(overhead), fmt_time(k.t + overhead)}).c_str());
   ImGui::TextUnformatted(tr(Text::UiTipBytes, lang, {fmt_bytes(static_cast<double>(k.reads)), fmt_bytes(static_cast<double>(k.writes))}).c_str());
