@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -49,22 +51,79 @@ std::vector<MeasuredRun> measured_runs() {
   return runs;
 }
 
-std::vector<std::string> our_kinds(const nlohmann::json& rec) {
+// The key operations of a kernel's code: what a student reading the output
+// code looks for (a row sum or max, the softmax's exp, the norm's rsqrt, a
+// store at computed rows: index_put). A looped softmax keeps max and sum
+// online, in one pass: both.
+using KeyOps = std::set<std::string>;
+
+KeyOps key_ops_of_body(const std::string& body) {
+  KeyOps ops;
+  auto has = [&](const char* s) { return body.find(s) != std::string::npos; };
+  if (has("tl.sum(")) ops.insert("sum");
+  if (has("max2(")) ops.insert("max");
+  if (has("online_softmax_reduce")) ops.insert({"max", "sum"});
+  if (has("rsqrt(")) ops.insert("rsqrt");
+  if (has(".exp(")) ops.insert("exp");
+  for (size_t at = body.find("tl.store("); at != std::string::npos; at = body.find("tl.store(", at + 1)) {
+    const std::string address = body.substr(at, body.find(',', at) - at);
+    if (address.find("tmp") != std::string::npos) ops.insert("index_put");  // rows computed from a tensor
+  }
+  return ops;
+}
+
+KeyOps key_ops_of(const Graph& g, const inductor::Kernel& k) {
+  KeyOps ops;
+  for (NodeId id : k.computes) switch (g.node(id).op) {
+      case Op::Sum: case Op::Mean: ops.insert("sum"); break;
+      case Op::Max: ops.insert("max"); break;
+      case Op::Rsqrt: ops.insert("rsqrt"); break;
+      case Op::Exp: ops.insert("exp"); break;
+      case Op::KVWrite: ops.insert("index_put"); break;
+      default: break;
+    }
+  return ops;
+}
+
+// Each Triton kernel's code in an output code file, by name.
+std::map<std::string, std::string> kernel_bodies(const std::string& id) {
+  std::ifstream in(std::string(FUSIONLAB_DATA_DIR) + "/measured/h200-inductor/code/" + id + ".py");
+  REQUIRE(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string code = ss.str();
+  std::map<std::string, std::string> out;
+  const std::string open = "async_compile.triton('", quotes = "'''";
+  for (size_t at = code.find(open); at != std::string::npos; at = code.find(open, at + 1)) {
+    const size_t name_end = code.find('\'', at + open.size());
+    const size_t body = code.find(quotes, name_end), end = code.find(quotes, body + 3);
+    out[code.substr(at + open.size(), name_end - at - open.size())] = code.substr(body + 3, end - body - 3);
+  }
+  return out;
+}
+
+Graph compiled_graph(const nlohmann::json& rec) {
   const ModelPreset* m = find_model(rec["model"].get<std::string>());
   REQUIRE(m);
   TraceOptions o;
   o.batch = rec["batch"].get<int64_t>();
   o.attention = *attention_form_named(rec["attention"].get<std::string>());
-  const bool decode = rec["phase"] == "decode";
-  const int64_t S = rec["S"].get<int64_t>();
-  Graph traced = decode ? decode_layer(m->layer, ParamMode::shapes(), o)
-                        : prefill_layer(m->layer, rec["T"].get<int64_t>(), 0, ParamMode::shapes(), o);
+  Graph traced = rec["phase"] == "decode" ? decode_layer(m->layer, ParamMode::shapes(), o)
+                                          : prefill_layer(m->layer, rec["T"].get<int64_t>(), 0, ParamMode::shapes(), o);
   PipelineOptions p;
   p.match_attention = false;
   p.stop_after = Stage::Simplify;
-  const Graph g = run_pipeline(traced, p).back().graph;
+  return run_pipeline(traced, p).back().graph;
+}
+
+Binding binding_of(const nlohmann::json& rec) {
+  const int64_t S = rec["S"].get<int64_t>();
+  return rec["phase"] == "decode" ? Binding{{"S", S}, {"P", S - 1}} : Binding{};
+}
+
+std::vector<std::string> our_kinds(const nlohmann::json& rec) {
   std::vector<std::string> kinds;
-  for (const inductor::Kernel& k : inductor::schedule(g, decode ? Binding{{"S", S}, {"P", S - 1}} : Binding{}))
+  for (const inductor::Kernel& k : inductor::schedule(compiled_graph(rec), binding_of(rec)))
     kinds.push_back(std::string(inductor::kernel_kind_name(k.kind)));
   return kinds;
 }
@@ -133,4 +192,32 @@ TEST_CASE("inductor: the fifth partition of demos 2 and 3, each kernel named as 
   const nlohmann::json lecture = analyze(config_from_settings({{"demo", "2"}}));
   CHECK(lecture["partitions"].size() == 4);
   CHECK_FALSE(lecture["config"].contains("compiler"));
+}
+
+TEST_CASE("inductor: each Triton kernel computes the key operations of the measured kernel's code") {
+  for (const MeasuredRun& r : measured_runs()) {
+    if (r.record["mode"] != "default") continue;
+    INFO(r.id);
+    const std::map<std::string, std::string> bodies = kernel_bodies(r.id);
+    const Graph g = compiled_graph(r.record);
+    std::multiset<std::pair<std::string, KeyOps>> measured, ours;
+    for (const auto& l : r.record["launches"]) {
+      const std::string name = l.get<std::string>();
+      if (name.rfind("triton_", 0) != 0) continue;
+      REQUIRE(bodies.count(name));
+      measured.insert({kind_of_launch(name), key_ops_of_body(bodies.at(name))});
+    }
+    for (const inductor::Kernel& k : inductor::schedule(g, binding_of(r.record)))
+      if (k.kind != inductor::KernelKind::Mm && k.kind != inductor::KernelKind::Bmm && k.kind != inductor::KernelKind::Sdpa)
+        ours.insert({std::string(inductor::kernel_kind_name(k.kind)), key_ops_of(g, k)});
+    CHECK(ours == measured);
+  }
+}
+
+TEST_CASE("inductor: the key operations read from code tell kernels apart") {
+  CHECK(key_ops_of_body("tmp3 = libdevice.rsqrt(tmp2)\n tmp1 = tl.sum(tmp0, 1)") == KeyOps{"rsqrt", "sum"});
+  CHECK(key_ops_of_body("tmp9, tmp10 = triton_helpers.online_softmax_reduce(a, b, 1, False)\n tmp20 = libdevice.exp(x)") ==
+        KeyOps{"exp", "max", "sum"});
+  CHECK(key_ops_of_body("tl.store(out_ptr0 + (x0 + 128*tmp5), tmp26, xmask)") == KeyOps{"index_put"});
+  CHECK(key_ops_of_body("tl.store(out_ptr0 + (x2), tmp0, xmask)").empty());  // a copy
 }
