@@ -74,8 +74,10 @@ TEST_CASE("links name the partition by its id, and older links' 0-based numbers 
   CHECK_THROWS_AS(ApplySettings(s, {{"partition", "4"}}), ConfigError);
   CHECK_THROWS_AS(ApplySettings(s, {{"partition", "flash"}}), ConfigError);
   CHECK(s.partition == 3);
-  ApplySettings(s, {{"partition", "inductor"}});  // the Inductor model's, when the compiler shows it
+  ApplySettings(s, {{"compiler", "inductor"}, {"partition", "inductor"}});  // the compiler's, after the four
   CHECK(FormatQuery(SettingsPairs(s)).find("partition=inductor") != std::string::npos);
+  ApplySettings(s, {{"compiler", "gpt-fast"}});  // the fifth row is now gpt-fast's
+  CHECK(FormatQuery(SettingsPairs(s)).find("partition=gpt_fast") != std::string::npos);
 }
 
 TEST_CASE("the ablation view's URL carries the layer's configuration, which our ablation uses", "[page]") {

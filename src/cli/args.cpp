@@ -51,9 +51,11 @@ model (default Llama-3.1-8B; demo 1: the small config 128, 8, 2, 16, 344 at T = 
   --attention F       demos 2 and 3: how the layer writes attention: lecture (default), math (as
                       PyTorch code does: / sqrt(dh), masked_fill with a boolean mask, softmax in
                       float32) or sdpa (F.scaled_dot_product_attention, one op)
-  --compiler C        demos 2 and 3, one layer: lecture (default: the four partitions) or
+  --compiler C        demos 2 and 3, one layer: lecture (default: the four partitions),
                       inductor (also a model of torch.compile's default mode, as a fifth
                       partition named "inductor", its kernels named as Inductor names them)
+                      or gpt-fast (the same with gpt-fast's setting: decode GEMVs as Triton
+                      reductions; fifth partition "gpt_fast")
 hardware (default H100):
   --hardware NAME     a100, h100, h200, b200, mi300x, l40s, rtx4090
   --matmul-tflops X  --other-tflops X  --bandwidth-tbs X  --launch-us X  --memory-gb X

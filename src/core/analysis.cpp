@@ -70,7 +70,7 @@ void validate(const AnalysisConfig& c) {
   if (c.act == DType::FP8 || c.act == DType::I32) throw ConfigError("dtype", Text::ErrActDtype, {"dtype", std::string(dtype_name(c.act))});
   if (c.weights == DType::I32) throw ConfigError("weights_dtype", Text::ErrWeightDtype, {"weights_dtype", std::string(dtype_name(c.weights))});
   validate(c.hw);
-  if (c.shown_compiler() == Compiler::Inductor && c.whole_model)
+  if (c.shown_compiler() != Compiler::Lecture && c.whole_model)
     throw ConfigError("compiler", Text::ErrCompilerOneLayer, {std::string(compiler_key(c.compiler))});
   // Keep every byte count far inside 64 bits: the largest tensors are the
   // score matrices (B·H·T² per layer, written and read several times).

@@ -8,6 +8,7 @@ std::string_view compiler_key(Compiler c) {
   switch (c) {
     case Compiler::Lecture: return "lecture";
     case Compiler::Inductor: return "inductor";
+    case Compiler::GptFast: return "gpt-fast";
   }
   return "?";
 }

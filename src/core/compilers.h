@@ -11,9 +11,10 @@ namespace fl {
 enum class Compiler : unsigned char {
   Lecture,   // the lecture's rules (the seed's figures)
   Inductor,  // torch.compile, mode="default" (cuBLAS matmuls, no templates, no CUDA graphs)
+  GptFast,   // the same with gpt-fast's setting (coordinate_descent_tuning): decode GEMVs as Triton reductions
 };
-inline constexpr Compiler kCompilers[] = {Compiler::Lecture, Compiler::Inductor};
-std::string_view compiler_key(Compiler c);  // "lecture", "inductor"
+inline constexpr Compiler kCompilers[] = {Compiler::Lecture, Compiler::Inductor, Compiler::GptFast};
+std::string_view compiler_key(Compiler c);  // "lecture", "inductor", "gpt-fast"
 std::optional<Compiler> compiler_named(std::string_view key);
 
 }  // namespace fl

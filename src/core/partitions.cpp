@@ -6,6 +6,15 @@
 
 namespace fl {
 
+std::optional<PartitionId> compiler_partition(Compiler c) {
+  switch (c) {
+    case Compiler::Lecture: return std::nullopt;
+    case Compiler::Inductor: return PartitionId::Inductor;
+    case Compiler::GptFast: return PartitionId::GptFast;
+  }
+  return std::nullopt;
+}
+
 std::string_view partition_key(PartitionId id) {
   switch (id) {
     case PartitionId::Eager: return "eager";
@@ -13,6 +22,7 @@ std::string_view partition_key(PartitionId id) {
     case PartitionId::Fused: return "fused";
     case PartitionId::FusedFlash: return "fused_flash";
     case PartitionId::Inductor: return "inductor";
+    case PartitionId::GptFast: return "gpt_fast";
   }
   return "?";
 }
@@ -25,6 +35,7 @@ Text lecture_partition_text(PartitionId id) {
     case PartitionId::Fused: return Text::PartFused;
     case PartitionId::FusedFlash: return Text::PartFlash;
     case PartitionId::Inductor: return Text::PartInductor;
+    case PartitionId::GptFast: return Text::PartGptFast;
   }
   return Text::PartEager;
 }
@@ -59,7 +70,12 @@ Partition make_partition(PartitionId id, const Graph& traced, const Binding& bin
     case PartitionId::Decomposed: return finish(id, shared(decompose(traced).graph), bind, hw);
     case PartitionId::Fused: return finish(id, shared(optimize(traced, false)), bind, hw);
     case PartitionId::FusedFlash: break;
-    case PartitionId::Inductor: return inductor::inductor_partition(traced, bind, hw);
+    case PartitionId::Inductor: return inductor::inductor_partition(id, traced, bind, hw, {});
+    case PartitionId::GptFast: {
+      inductor::Options gpt_fast;
+      gpt_fast.gemv_as_reduction = true;
+      return inductor::inductor_partition(id, traced, bind, hw, gpt_fast);
+    }
   }
   return finish(id, shared(optimize(traced, true)), bind, hw);
 }

@@ -3,9 +3,11 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "core/compilers.h"
 #include "core/cost.h"
 #include "core/fusion.h"
 #include "core/i18n.h"
@@ -19,12 +21,15 @@ enum class PartitionId {
   Fused,       // standard pipeline without attention matching, fused
   FusedFlash,  // standard pipeline with attention matched to FlashAttention, fused
   Inductor,    // a model of torch.compile's default mode (core/inductor), after the four when chosen
+  GptFast,     // the same model with gpt-fast's setting, likewise
 };
 inline constexpr PartitionId kAllPartitions[] = {PartitionId::Eager, PartitionId::Decomposed, PartitionId::Fused,
                                                  PartitionId::FusedFlash};
 // Every partition a view can show, in PartitionId's order: the lecture's four, then a compiler's.
 inline constexpr PartitionId kPartitionIds[] = {PartitionId::Eager, PartitionId::Decomposed, PartitionId::Fused,
-                                                PartitionId::FusedFlash, PartitionId::Inductor};
+                                                PartitionId::FusedFlash, PartitionId::Inductor, PartitionId::GptFast};
+// The partition of a compiler's kernels, shown after the lecture's four (none for the lecture's rules).
+std::optional<PartitionId> compiler_partition(Compiler c);
 
 std::string_view partition_key(PartitionId id);  // "eager", "decomposed", "fused", "fused_flash"
 // The partition's name for a layer whose attention is written in `form`:

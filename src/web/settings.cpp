@@ -161,6 +161,13 @@ int partition_of(const std::string& key, const std::string& value) {
   return page_int(key, value, 0, static_cast<int>(std::size(kAllPartitions)) - 1);  // older links knew the four
 }
 
+// The partition a row index names: one of the lecture's four, or past them the compiler's.
+PartitionId shown_partition_id(const Settings& s) {
+  const int last = static_cast<int>(std::size(kAllPartitions)) - 1;
+  if (s.partition <= last) return kAllPartitions[static_cast<size_t>(std::max(0, s.partition))];
+  return compiler_partition(ActiveWorkload(s).config.compiler).value_or(kAllPartitions[static_cast<size_t>(last)]);
+}
+
 template <size_t N>
 std::string joined(const std::string_view (&keys)[N]) {
   std::string out;
@@ -348,7 +355,7 @@ Pairs SettingsPairs(const Settings& s) {
   const Pairs valid = canonical(ActiveWorkload(s).config);
   out.insert(out.end(), valid.begin(), valid.end());
   if (ViewDemo(s.view) == 2 || ViewDemo(s.view) == 3)
-    out.emplace_back("partition", std::string(partition_key(kPartitionIds[static_cast<size_t>(std::clamp(s.partition, 0, static_cast<int>(std::size(kPartitionIds)) - 1))])));
+    out.emplace_back("partition", std::string(partition_key(shown_partition_id(s))));
   if (s.scale != 1) out.emplace_back("scale", fmt_exact(s.scale));
   if (!s.controls.empty()) {
     std::string list;

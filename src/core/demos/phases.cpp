@@ -18,8 +18,8 @@ std::vector<Partition> phase_partitions(const AnalysisConfig& c, bool decode) {
 // The lecture's four partitions, then the chosen compiler's kernels.
 std::vector<Partition> shown_partitions(const AnalysisConfig& c, const CompiledPhase& compiled, bool decode) {
   std::vector<Partition> ps = cost_phase(compiled, c);
-  if (c.shown_compiler() == Compiler::Inductor)
-    ps.push_back(make_partition(PartitionId::Inductor, c.traced_graph(decode), c.binding(), c.hw));
+  if (const std::optional<PartitionId> id = compiler_partition(c.shown_compiler()))
+    ps.push_back(make_partition(*id, c.traced_graph(decode), c.binding(), c.hw));
   return ps;
 }
 

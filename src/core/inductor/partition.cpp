@@ -46,15 +46,15 @@ std::string kernel_name(const Graph& g, const Kernel& k, int triton_index) {
 
 }  // namespace
 
-Partition inductor_partition(const Graph& traced, const Binding& bind, const Hardware& hw) {
+Partition inductor_partition(PartitionId id, const Graph& traced, const Binding& bind, const Hardware& hw, const Options& opt) {
   PipelineOptions p;
   p.match_attention = false;
   p.stop_after = Stage::Simplify;
   auto graph = std::make_shared<const Graph>(run_pipeline(traced, p).back().graph);
   const std::vector<int64_t> numel = fusion::node_numels(*graph, bind);
-  Partition part{PartitionId::Inductor, graph, {}, {}};
+  Partition part{id, graph, {}, {}};
   int triton = 0;
-  for (const Kernel& ik : schedule(*graph, bind)) {
+  for (const Kernel& ik : schedule(*graph, bind, opt)) {
     fl::Kernel k;
     k.kind = lecture_kind(ik.kind);
     k.name = kernel_name(*graph, ik, triton);

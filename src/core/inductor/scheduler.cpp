@@ -62,6 +62,7 @@ struct Unit {
   std::pair<int, int> registered{0, 0};  // when lowering gives it a buffer: (program position, argument)
   std::vector<NodeId> body;     // nodes whose code it runs
   std::set<int64_t> reads, writes;  // buffer keys (buffer_key below)
+  std::set<int64_t> shifted;        // buffers it reads at other indices than its own (rotated, transposed)
   int64_t numel = 0, rnumel = 1;    // loops: output elements, row length (1: pointwise)
   KernelKind extern_kind = KernelKind::Mm;
 };
@@ -101,7 +102,22 @@ class Scheduler {
   std::map<int64_t, int64_t> extra_bytes_;  // the size of each buffer that is no node's: copies, partial sums
   std::vector<int> group_;               // unit -> group (a fused kernel)
 
-  Role role(NodeId id) const { return role_of(g_.node(id).op); }
+  Role role(NodeId id) const {
+    const Role r = role_of(g_.node(id).op);
+    return r == Role::Extern && gemv(id) ? Role::Reduction : r;
+  }
+  // A matmul of one row (M = 1) that gpt-fast's setting turns into a reduction.
+  bool gemv(NodeId id) const {
+    const std::vector<int64_t>& out = shape_[static_cast<size_t>(id)];
+    return opt_.gemv_as_reduction && g_.node(id).op == Op::MatMul && out.size() >= 2 && out[out.size() - 2] == 1;
+  }
+  // Whether reading `in` (a view chain over its storage) visits the storage
+  // in its own order: a reshape of contiguous data, a transpose of size-1 axes.
+  bool same_index(NodeId in) const {
+    if (role(in) != Role::View) return true;
+    const std::optional<Layout> l = view_layout(g_, in, Layout::contiguous(shape_[static_cast<size_t>(storage(in))]), shape_);
+    return l && l->strides == Layout::contiguous(l->sizes).strides;
+  }
   NodeId storage(NodeId id) const {
     while (role(id) == Role::View) id = g_.node(id).inputs[0];
     return id;
@@ -193,20 +209,24 @@ class Scheduler {
     }
   }
 
-  // The body of a unit realizing `id`: it and its inlined producers.
-  void inline_body(NodeId id, Unit& u, std::set<NodeId>& seen) const {
-    for (NodeId in : g_.node(id).inputs) {
+  // The body of a unit realizing `id`: it and its inlined producers. `shifted`:
+  // `id` itself is computed at other indices than the unit's own.
+  void inline_body(NodeId id, Unit& u, std::set<NodeId>& seen, bool shifted = false) const {
+    const Node& n = g_.node(id);
+    for (NodeId in : n.inputs) {
       const NodeId s = storage(in);
-      if (inlined(s) && !scalar(s)) {
+      if (scalar(s)) continue;
+      const bool moved = shifted || n.op == Op::RotPairs || !same_index(in);
+      if (inlined(s)) {
         if (seen.insert(s).second) {
-          inline_body(s, u, seen);
+          inline_body(s, u, seen, moved);
           u.body.push_back(s);
         }
-      } else if (!scalar(s) && role(s) != Role::Source) {
-        u.reads.insert(read_key(in));
-      } else if (!scalar(s)) {
-        u.reads.insert(buffer_key(s));
+        continue;
       }
+      const int64_t key = role(s) == Role::Source ? buffer_key(s) : read_key(in);
+      u.reads.insert(key);
+      if (moved) u.shifted.insert(key);
     }
   }
   int64_t read_key(NodeId in) const {
@@ -231,7 +251,8 @@ class Scheduler {
     } else {
       inline_body(id, u, seen);
       u.numel = numel_[static_cast<size_t>(id)];
-      if (role(id) == Role::Reduction) u.rnumel = numel_[static_cast<size_t>(n.inputs[0])] / std::max<int64_t>(1, u.numel);
+      if (n.op == Op::MatMul) u.rnumel = shape_[static_cast<size_t>(n.inputs[0])].back();  // a GEMV sums over K
+      else if (role(id) == Role::Reduction) u.rnumel = numel_[static_cast<size_t>(n.inputs[0])] / std::max<int64_t>(1, u.numel);
     }
     u.body.push_back(id);
     u.writes.insert(buffer_key(id));
@@ -337,7 +358,7 @@ class Scheduler {
   // 2. The scheduler's fusion (scheduler.py can_fuse, simd.py can_fuse).
   struct Group {
     std::vector<int> units;
-    std::set<int64_t> reads, writes;
+    std::set<int64_t> reads, writes, shifted;
     int64_t numel = 0, rnumel = 1;
     size_t nodes = 0;
   };
@@ -403,6 +424,12 @@ class Scheduler {
     if (!ua.triton || !ub.triton) return false;  // "node1 is extern"
     if (ga.nodes + gb.nodes > kMaxFusionSize) return false;
     if (!loops_match(ga, gb)) return false;
+    // A reader at other indices than the writer's would need values another program computes
+    // ("memory deps did not match").
+    for (int64_t w : ga.writes)
+      if (gb.shifted.count(w)) return false;
+    for (int64_t w : gb.writes)
+      if (ga.shifted.count(w)) return false;
     if (shared_bytes(ga, gb) < kMinSharedBytes) return false;  // no shared data
     return !path_through_other(a, b) && !path_through_other(b, a);
   }
@@ -410,7 +437,7 @@ class Scheduler {
   void fuse() {
     for (size_t i = 0; i < units_.size(); ++i) {
       const Unit& u = units_[i];
-      groups_.push_back({{static_cast<int>(i)}, u.reads, u.writes, u.numel, u.rnumel, u.body.size()});
+      groups_.push_back({{static_cast<int>(i)}, u.reads, u.writes, u.shifted, u.numel, u.rnumel, u.body.size()});
     }
     for (bool merged = true; merged;) {
       merged = false;
@@ -432,6 +459,7 @@ class Scheduler {
       into.units.insert(into.units.end(), from.units.begin(), from.units.end());
       into.reads.insert(from.reads.begin(), from.reads.end());
       into.writes.insert(from.writes.begin(), from.writes.end());
+      into.shifted.insert(from.shifted.begin(), from.shifted.end());
       for (int64_t w : into.writes) into.reads.erase(w);
       if (from.rnumel > 1) {
         into.numel = from.numel;
@@ -445,6 +473,17 @@ class Scheduler {
 
   // Program order as Inductor sees it: post_grad.py's reorder_for_locality
   // moves each value right before its only reader, walking back from the end.
+  // A value the caller also gets back moves only if it is a cache write that
+  // SDPA reads in place: measured on the H200, a cache that is copied for a
+  // GQA repeat keeps its write where the program made it (why, unconfirmed).
+  bool movable(NodeId a) const {
+    if (role(a) == Role::Source) return false;
+    if (!output_[static_cast<size_t>(a)]) return true;
+    if (role(a) != Role::Mutation) return false;
+    std::vector<std::pair<NodeId, NodeId>> rs;
+    readers(a, rs);
+    return std::all_of(rs.begin(), rs.end(), [&](const auto& r) { return g_.node(r.first).op == Op::Attention; });
+  }
   std::vector<int> program_position() const {
     std::list<NodeId> seq;
     std::vector<std::list<NodeId>::iterator> where(g_.size());
@@ -456,7 +495,7 @@ class Scheduler {
       const NodeId node = *it;
       seen[static_cast<size_t>(node)] = 1;
       for (NodeId a : g_.node(node).inputs) {
-        if (role(a) == Role::Source || output_[static_cast<size_t>(a)]) continue;
+        if (!movable(a)) continue;
         const auto& us = users_[static_cast<size_t>(a)];
         if (std::all_of(us.begin(), us.end(), [&](NodeId u) { return seen[static_cast<size_t>(u)] != 0; }))
           seq.splice(it, seq, where[static_cast<size_t>(a)]);

@@ -47,6 +47,10 @@ struct Kernel {
 
 struct Options {
   int sms = 132;  // streaming multiprocessors (H100 SXM and H200: 132), for split reductions
+  // gpt-fast's setting (coordinate_descent_tuning): a matmul with one row
+  // (M = 1, a decode GEMV) is a multiply and a sum, a Triton reduction that
+  // takes its pointwise neighbours in, instead of a cuBLAS call.
+  bool gemv_as_reduction = false;
 };
 
 // `g`: a decomposed graph (after decompose, CSE, constant folding and
