@@ -26,6 +26,8 @@ std::string ViewCaption(const Settings& s) {
   if (phases != Phases::Both && c.batch != 1) line += " · B = " + fmt_count(static_cast<double>(c.batch));
   if (c.traced_attention() != AttentionForm::Lecture)  // the lecture's layer goes unnamed, as in the seed
     line += " · " + tr(Text::UiCaptionAttention, lang, {std::string(attention_form_key(c.traced_attention()))});
+  if (c.shown_compiler() != Compiler::Lecture)
+    line += " · " + tr(Text::UiCaptionCompiler, lang, {std::string(compiler_key(c.shown_compiler()))});
   if (const HardwarePreset* h = find_hardware(c.hardware_key)) line += " · " + std::string(h->name);
   else
     line += " · " + tr(Text::UiCaptionCustomGpu, lang, {fmt_fixed(c.hw.matmul_flops / 1e12, 0), fmt_number(c.hw.bandwidth / 1e12)});

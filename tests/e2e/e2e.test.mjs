@@ -536,6 +536,7 @@ test("a screen reader gets the canvas's name and the view's tables as DOM text, 
   const inductor = await page.evaluate(() => fusionlab.analyze({ demo: 3, kv_len: 8192, batch: 8, attention: "math", compiler: "inductor", lang: "en" }));
   assert.equal((await cells(5))[1], inductor.partitions[4].name);
   assert.equal((await cells(5))[2], String(inductor.partitions[4].kernels));
+  assert.match(await name(), /attention as math · compiler inductor/);
   assert.equal((await page.evaluate(() => fusionlab.getState())).partition, "inductor");
   await page.evaluate(() => fusionlab.setState({ compiler: "lecture" }));
   await afterFrames(page, 3);
