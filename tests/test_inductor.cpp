@@ -227,3 +227,25 @@ TEST_CASE("inductor, gpt-fast's setting: decode GEMVs as Triton reductions, as t
     CHECK(ours == r.kinds);
   }
 }
+
+TEST_CASE("inductor: an observation sets the compiler's kernels beside the lecture's, true for the layer shown") {
+  auto compiler_text = [](std::vector<Setting> s) -> std::string {
+    s.push_back({"lang", "en"});
+    const nlohmann::json j = analyze(config_from_settings(s));  // kept: the loop reads inside it
+    for (const auto& o : j["observations"])
+      if (o["id"] == "compiler_vs_lecture") return o["text"].get<std::string>();
+    return "";
+  };
+  const std::string gqa = compiler_text({{"demo", "3"}, {"compiler", "inductor"}, {"attention", "math"}});
+  CHECK(gqa.find("19 kernels") != std::string::npos);
+  CHECK(gqa.find("the GQA repeat of the KV heads") != std::string::npos);
+  CHECK(gqa.find("cuBLAS") != std::string::npos);
+  // Multi-head attention repeats nothing: no such copy is claimed.
+  const std::string mha = compiler_text({{"demo", "2"}, {"compiler", "inductor"}, {"attention", "math"},
+                                         {"heads", "8"}, {"kv_heads", "8"}, {"head_dim", "512"}});
+  CHECK(mha.find("GQA") == std::string::npos);
+  CHECK(mha.find("transposed views") != std::string::npos);
+  // gpt-fast's GEMVs are no cuBLAS calls: nothing said about them.
+  CHECK(compiler_text({{"demo", "3"}, {"compiler", "gpt-fast"}, {"attention", "sdpa"}}).find("cuBLAS") == std::string::npos);
+  CHECK(compiler_text({{"demo", "3"}}).empty());
+}

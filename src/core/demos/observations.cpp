@@ -174,6 +174,45 @@ Observation decode_flash(const AnalysisConfig& c, const Partition& fused, const 
 
 }  // namespace
 
+std::optional<Observation> compiler_observation(const AnalysisConfig& c, const std::vector<Partition>& ps) {
+  if (ps.size() <= std::size(kAllPartitions)) return std::nullopt;
+  const Lang L = c.lang;
+  const Partition &mine = ps.back(), &fused = ps[static_cast<size_t>(PartitionId::Fused)];
+  std::string text = tr(Text::ObsCompiler, L,
+                        {std::string(tr(partition_text(mine.id, c.traced_attention()), L)), num(mine.cost.kernels),
+                         fb(mine.cost.bytes), fmt_time(mine.cost.t_total),
+                         std::string(tr(partition_text(fused.id, c.traced_attention()), L)), num(fused.cost.kernels),
+                         fb(fused.cost.bytes), fmt_time(fused.cost.t_total)});
+  const char* gap = L == Lang::Zh ? "" : " ";  // between sentences
+  // Copies: kernels that compute nothing but views, laying data out for an extern call.
+  int copies = 0, repeats = 0;
+  int64_t copy_bytes = 0;
+  for (const Kernel& k : mine.kernels) {
+    const bool views_only = !k.nodes.empty() && std::all_of(k.nodes.begin(), k.nodes.end(), [&](NodeId id) {
+      return op_kind(mine.graph->node(id).op) == OpKind::View;
+    });
+    if (!views_only) continue;
+    ++copies;
+    copy_bytes += k.bytes();
+    repeats += std::any_of(k.nodes.begin(), k.nodes.end(), [&](NodeId id) { return mine.graph->node(id).op == Op::RepeatKV; });
+  }
+  if (copies > 0) {
+    std::string what;
+    if (repeats > 0) what = tr(Text::ObsCopyRepeat, L);
+    if (copies > repeats) what.append(what.empty() ? "" : tr(Text::ListAnd, L)).append(tr(Text::ObsCopyTranspose, L));
+    text.append(gap).append(tr(Text::ObsCompilerCopies, L, {num(copies), what, fb(copy_bytes)}));
+  }
+  // Matmul epilogues: the lecture's rules fuse them; a cuBLAS call takes none.
+  auto matmuls = [](const Partition& p, bool with_more) {
+    return std::count_if(p.kernels.begin(), p.kernels.end(),
+                         [&](const Kernel& k) { return k.kind == KernelKind::MatMul && (!with_more || k.nodes.size() > 1); });
+  };
+  const auto calls = matmuls(mine, false), epilogues = matmuls(fused, true);
+  if (calls > 0 && matmuls(mine, true) == 0 && epilogues > 0)
+    text.append(gap).append(tr(Text::ObsCompilerNoEpilogue, L, {num(calls), num(epilogues)}));
+  return Observation{"compiler_vs_lecture", text};
+}
+
 Observation memory_observation(const MemoryReport& memory) {
   return {memory.fits ? "memory_fits" : "memory_too_big", memory.text};
 }

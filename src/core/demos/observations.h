@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ std::vector<Observation> prefill_observations(const AnalysisConfig& c, const std
 // `weights` and `kv`: the bytes of the traced graph's parameters and of its KV cache.
 std::vector<Observation> decode_observations(const AnalysisConfig& c, const std::vector<Partition>& ps, int64_t weights,
                                              int64_t kv);
+
+// With a compiler chosen (a fifth partition in `ps`): its kernels beside the
+// lecture's fused partition, the copies it makes, and where its matmuls take no epilogue.
+std::optional<Observation> compiler_observation(const AnalysisConfig& c, const std::vector<Partition>& ps);
 
 // Whether a whole model of `c` fits the GPU, with its numbers (the report's text).
 Observation memory_observation(const MemoryReport& memory);
