@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <list>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "core/fusion/grouping.h"
@@ -100,7 +102,6 @@ class Scheduler {
   std::map<NodeId, int64_t> copy_key_;  // view read by an extern -> its copy's buffer key
   std::map<NodeId, int64_t> bias_key_;  // SDPA with a boolean mask -> the float bias it reads instead
   std::map<int64_t, int64_t> extra_bytes_;  // the size of each buffer that is no node's: copies, partial sums
-  std::vector<int> group_;               // unit -> group (a fused kernel)
 
   Role role(NodeId id) const {
     const Role r = role_of(g_.node(id).op);
