@@ -30,6 +30,8 @@ namespace {
 // Inductor's limits (torch/_inductor/config.py and choices.py), by name.
 constexpr size_t kRealizeReadsThreshold = 4;   // realize_reads_threshold
 constexpr int64_t kPersistentMaxRow = 1024;     // an inner reduction's row kept in registers
+constexpr int64_t kPersistentMaxOtherRow = 64;  // any other reduction's (choices.py)
+constexpr int64_t kOuterSplitParts = 32;        // a GEMV over a strided axis: partial sums, as measured for p·v
 constexpr int64_t kSplitMinRow = 8192;          // rows longer than this may be reduced in two kernels
 constexpr size_t kMaxFusionSize = 64;           // max_fusion_size: nodes in one kernel
 constexpr int64_t kMinSharedBytes = 10;         // score_fusion_memory_threshold
@@ -66,6 +68,7 @@ struct Unit {
   std::set<int64_t> reads, writes;  // buffer keys (buffer_key below)
   std::set<int64_t> shifted;        // buffers it reads at other indices than its own (rotated, transposed)
   int64_t numel = 0, rnumel = 1;    // loops: output elements, row length (1: pointwise)
+  bool inner = true;                // a reduction over contiguous rows (ReductionHint.INNER); a GEMV's is not
   KernelKind extern_kind = KernelKind::Mm;
 };
 
@@ -200,6 +203,7 @@ class Scheduler {
       if (output_[static_cast<size_t>(id)]) when = {static_cast<int>(g_.size()), 0};
       if (rs.size() > 1 && many_loads) when = {pos_[static_cast<size_t>(id)], kAfterArguments};
       for (auto [u, via] : rs) {
+        if (gemv(u) && many_loads) when = std::min(when, {pos_[static_cast<size_t>(via)], 0});  // re-read per output
         if (role(u) != Role::Extern) continue;
         const int arg = static_cast<int>(std::find(g_.node(u).inputs.begin(), g_.node(u).inputs.end(), via) - g_.node(u).inputs.begin());
         if (!needs_copy(via, u)) when = std::min(when, {pos_[static_cast<size_t>(u)], arg});  // an extern reads a buffer
@@ -217,7 +221,8 @@ class Scheduler {
     for (NodeId in : n.inputs) {
       const NodeId s = storage(in);
       if (scalar(s)) continue;
-      const bool moved = shifted || n.op == Op::RotPairs || !same_index(in);
+      // A GEMV reads its operands along the reduction axis, not at its outputs' indices.
+      const bool moved = shifted || n.op == Op::RotPairs || n.op == Op::MatMul || !same_index(in);
       if (inlined(s)) {
         if (seen.insert(s).second) {
           inline_body(s, u, seen, moved);
@@ -252,7 +257,10 @@ class Scheduler {
     } else {
       inline_body(id, u, seen);
       u.numel = numel_[static_cast<size_t>(id)];
-      if (n.op == Op::MatMul) u.rnumel = shape_[static_cast<size_t>(n.inputs[0])].back();  // a GEMV sums over K
+      if (n.op == Op::MatMul) {  // a GEMV sums over K
+        u.rnumel = shape_[static_cast<size_t>(n.inputs[0])].back();
+        u.inner = false;
+      }
       else if (role(id) == Role::Reduction) u.rnumel = numel_[static_cast<size_t>(n.inputs[0])] / std::max<int64_t>(1, u.numel);
     }
     u.body.push_back(id);
@@ -309,7 +317,9 @@ class Scheduler {
       } else if (realized_[static_cast<size_t>(id)] && r != Role::Source && r != Role::View) {
         Unit u = realized_unit(id);
         if (r == Role::Reduction && splits(u)) {
-          split(std::move(u), next_key++);
+          split(std::move(u), next_key++, split_parts(u));
+        } else if (g_.node(id).op == Op::MatMul && strided_gemv(id)) {
+          split(std::move(u), next_key++, kOuterSplitParts);
         } else {
           units_.push_back(std::move(u));
         }
@@ -337,10 +347,26 @@ class Scheduler {
 
   // A long row over few rows is reduced in two kernels (ir.py Reduction.num_splits).
   bool splits(const Unit& u) const { return u.rnumel > kSplitMinRow && u.numel < 2 * opt_.sms; }
-  void split(Unit u, int64_t partial_key) {
+  int64_t split_parts(const Unit& u) const {
     int64_t parts = 1;
     while (parts * u.numel < 2 * opt_.sms) parts *= 2;
+    return parts;
+  }
+  // A GEMV whose second operand is read across its rows (p·v over the cached
+  // values) rather than along them (weights stored as nn.Linear does, kᵀ).
+  bool strided_gemv(NodeId id) const {
+    NodeId b = g_.node(id).inputs[1];
+    if (g_.node(storage(b)).op == Op::Param) return false;
+    for (; role(b) == Role::View; b = g_.node(b).inputs[0]) {
+      const Perm& p = g_.node(b).attrs.perm;
+      const size_t r = p.size();
+      if (g_.node(b).op == Op::Transpose && r >= 2 && p[r - 1] == static_cast<int>(r - 2)) return false;
+    }
+    return true;
+  }
+  void split(Unit u, int64_t partial_key, int64_t parts) {
     Unit combine;
+    combine.inner = u.inner;
     combine.anchor = u.anchor;
     combine.registered = u.registered;
     combine.body = {u.anchor};
@@ -362,6 +388,7 @@ class Scheduler {
     std::set<int64_t> reads, writes, shifted;
     int64_t numel = 0, rnumel = 1;
     size_t nodes = 0;
+    bool inner = true;  // of its reduction, if any
   };
   std::vector<Group> groups_;
 
@@ -438,7 +465,7 @@ class Scheduler {
   void fuse() {
     for (size_t i = 0; i < units_.size(); ++i) {
       const Unit& u = units_[i];
-      groups_.push_back({{static_cast<int>(i)}, u.reads, u.writes, u.shifted, u.numel, u.rnumel, u.body.size()});
+      groups_.push_back({{static_cast<int>(i)}, u.reads, u.writes, u.shifted, u.numel, u.rnumel, u.body.size(), u.inner});
     }
     for (bool merged = true; merged;) {
       merged = false;
@@ -465,6 +492,7 @@ class Scheduler {
       if (from.rnumel > 1) {
         into.numel = from.numel;
         into.rnumel = from.rnumel;
+        into.inner = from.inner;
       }
       into.nodes += from.nodes;
       from = Group{};
@@ -566,8 +594,8 @@ class Scheduler {
       Kernel k;
       k.kind = !first.triton              ? first.extern_kind
                : gr.rnumel <= 1           ? KernelKind::Pointwise
-               : gr.rnumel <= kPersistentMaxRow ? KernelKind::Persistent
-                                                : KernelKind::Looped;
+               : gr.rnumel <= (gr.inner ? kPersistentMaxRow : kPersistentMaxOtherRow) ? KernelKind::Persistent
+                                                                                      : KernelKind::Looped;
       std::set<NodeId> computes;
       for (int u : gr.units) {
         const Unit& unit = units_[static_cast<size_t>(u)];
