@@ -136,6 +136,9 @@ export async function dragInput(page, key, dx, { steps = 8, shift = false, durin
   await page.mouse.move(x, y);
   if (shift) await page.keyboard.down("Shift");
   await page.mouse.down();
+  // A hand's press lasts a frame or more before it moves. (A press and a move read in one
+  // slow frame measure the drag from the moved point: seen once in CI, open.)
+  await afterFrames(page, 2);
   for (let i = 1; i <= steps; i++) {
     await page.mouse.move(x + (dx * i) / steps, y);
     await afterFrames(page, 2);
