@@ -107,23 +107,30 @@ export const kKeyFrames = 8;
 // (a click can land before the canvas takes input), then types `text`
 // (the click selects the whole number, so `text` replaces it) and, unless
 // `enter` is false, presses Enter. Returns whether the field became active.
-export async function typeIntoInput(page, key, text, { enter = true } = {}) {
+// Clicks the sidebar's input for `key` until it holds the keyboard (a click
+// can land before the page's first frames have laid the sidebar out).
+// Returns false when the page has no such input or it never took focus.
+export async function focusInput(page, key) {
   const explain = () => page.evaluate(() => window.fusionlab.getExplain());
   for (let attempt = 0; attempt < 5; attempt++) {
     const r = (await explain()).widgets[`input.${key}`];
     if (!r) return false;
     await page.mouse.click(r[0] + r[2] / 2, r[1] + r[3] / 2);
     await afterFrames(page, 3);
-    if ((await explain()).active_input !== key) continue;
-    await page.keyboard.press("Control+A");  // replace the text, whatever the activation selected
-    await page.keyboard.type(text);
-    if (enter) {
-      await page.keyboard.press("Enter");
-      await afterFrames(page, kKeyFrames);
-    }
-    return true;
+    if ((await explain()).active_input === key) return true;
   }
   return false;
+}
+
+export async function typeIntoInput(page, key, text, { enter = true } = {}) {
+  if (!(await focusInput(page, key))) return false;
+  await page.keyboard.press("Control+A");  // replace the text, whatever the activation selected
+  await page.keyboard.type(text);
+  if (enter) {
+    await page.keyboard.press("Enter");
+    await afterFrames(page, kKeyFrames);
+  }
+  return true;
 }
 
 // Drags the sidebar's input for `key` sideways by `dx` CSS px in `steps`
