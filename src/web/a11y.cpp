@@ -56,7 +56,7 @@ std::vector<TextTable> ablation_tables(const AblationReport& r) {
 TextTable sweep_table(const Sweep& s, Lang lang) {
   const std::string key(sweep_key_name(s.key));
   TextTable t{Tx(Text::UiTabSweep, lang), {FieldLabel(key, lang)}, {}};
-  for (PartitionId id : kAllPartitions) t.headers.push_back(Tx(sweep_partition_text(s, id), lang));
+  for (PartitionId id : s.partitions) t.headers.push_back(Tx(sweep_partition_text(s, id), lang));
   for (const SweepPoint& p : s.points) {
     std::vector<std::string> row{std::to_string(p.value)};
     for (const GraphCost& g : p.partitions) row.push_back(fmt_time(g.t_total));
@@ -69,12 +69,9 @@ TextTable sweep_table(const Sweep& s, Lang lang) {
 std::string key_of(const State& state) {
   const Settings& s = state.settings;
   const ExplainState& e = Explain();
-  const Sweep* sweep = s.view == View::Sweep ? ShownSweep() : nullptr;
   return ViewCaption(s) + "|" + std::to_string(state.results_generation) + "|" + std::to_string(s.partition) + "|" +
          std::to_string(e.phase) + "|" + std::to_string(e.stage) + "|" +
-         (sweep ? std::to_string(sweep->points.size()) + ":" + std::to_string(sweep->points.back().value) +
-                      std::to_string(static_cast<int>(sweep->key))
-                : "");
+         (s.view == View::Sweep ? std::to_string(ShownSweepCount()) : "");
 }
 
 }  // namespace

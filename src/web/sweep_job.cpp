@@ -49,6 +49,7 @@ void SweepJob::Advance(const AnalysisConfig& c, SweepKey key, double budget_ms, 
     } while (Busy() && elapsed_ms() < budget_ms);
   if (!Busy() && !building_.points.empty()) {
     shown_ = std::move(building_);
+    ++shown_count_;
     building_ = empty_sweep(c, key);
     crossings_ = crossings(shown_);
     json_ = sweep_json(shown_);

@@ -27,6 +27,7 @@ class SweepJob {
   int Done() const { return static_cast<int>(next_); }
   int Total() const { return static_cast<int>(values_.size()); }
   const Sweep& Shown() const { return shown_; }
+  int ShownCount() const { return shown_count_; }  // sweeps completed so far: tells a new one from the last
   const std::vector<Crossing>& ShownCrossings() const { return crossings_; }
   const nlohmann::json& ShownJson() const { return json_; }
   const std::optional<ConfigError>& Error() const { return error_; }  // why the sweep was refused
@@ -37,6 +38,7 @@ class SweepJob {
   std::vector<int64_t> values_;
   size_t next_ = 0;
   Sweep building_, shown_;
+  int shown_count_ = 0;
   std::vector<Crossing> crossings_;
   nlohmann::json json_;
   std::optional<ConfigError> error_;
