@@ -11,11 +11,14 @@ using namespace fl;
 
 namespace {
 
+// A point of the four partitions, each with `share` of its time fixed and no matmuls.
 SweepPoint point_with_share(int64_t value, double share) {
-  SweepPoint p{value, {}, {}};
+  SweepPoint p{value, std::vector<GraphCost>(std::size(kAllPartitions)), std::vector<MatmulTimes>(std::size(kAllPartitions))};
   for (GraphCost& g : p.partitions) g.overhead = share, g.t_total = 1;
   return p;
 }
+
+const std::vector<PartitionId> kFour(std::begin(kAllPartitions), std::end(kAllPartitions));
 
 const Crossing* find(const std::vector<Crossing>& all, CrossingKind kind, PartitionId id) {
   for (const Crossing& c : all)
@@ -29,7 +32,7 @@ constexpr size_t kDecomposed = 1, kFused = 2, kFlash = 3;
 
 TEST_CASE("a crossing is where the straight line on log x meets the threshold") {
   // Share 0.6 at 1, 0.4 at 100: 0.5 is halfway, at 10 on a log axis.
-  Sweep s{SweepKey::Tokens, false, kH100, AttentionForm::Lecture, {point_with_share(1, 0.6), point_with_share(100, 0.4)}};
+  Sweep s{SweepKey::Tokens, false, kH100, AttentionForm::Lecture, kFour, {point_with_share(1, 0.6), point_with_share(100, 0.4)}};
   std::vector<Crossing> all = crossings(s);
   REQUIRE(all.size() == 4);  // one per partition: 0.5 crossed, 0.1 not, no matmuls
   for (const Crossing& c : all) {

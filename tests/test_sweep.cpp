@@ -61,3 +61,29 @@ TEST_CASE("a decode sweep over S or the batch, and a size the phase does not use
   CHECK_THROWS_AS(sweep(config_from_settings({{"demo", "2"}}), {SweepKey::KvLen, 8, 1, 0}), ConfigError);
   CHECK_THROWS_AS(sweep(config_from_settings({{"demo", "1"}}), {SweepKey::Tokens, 8, 1, 0}), ConfigError);
 }
+
+TEST_CASE("under a compiler the sweep adds its kernels as a fifth line, each point as one analysis") {
+  for (const char* compiler : {"inductor", "gpt-fast"}) {
+    const AnalysisConfig decode = config_from_settings({{"demo", "3"}, {"compiler", compiler}});
+    const Sweep s = sweep(decode, {SweepKey::KvLen, 5, 16, 65536});
+    INFO(compiler);
+    REQUIRE(s.partitions.size() == 5);
+    CHECK(s.partitions.back() == *compiler_partition(decode.compiler));
+    const nlohmann::json j = sweep_json(s);
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      const SweepPoint& point = s.points[i];
+      REQUIRE(point.partitions.size() == 5);
+      const nlohmann::json one = analyze(config_from_settings(
+          {{"demo", "3"}, {"compiler", compiler}, {"kv_len", std::to_string(point.value)}}))["partitions"];
+      REQUIRE(one.size() == 5);
+      CHECK(one[4]["id"] == j["sweep"]["points"][i]["partitions"][4]["id"]);
+      CHECK(one[4]["kernels"] == point.partitions[4].kernels);
+      CHECK(one[4]["bytes"] == point.partitions[4].bytes);
+      CHECK(one[4]["t_total"].get<double>() == point.partitions[4].t_total);
+    }
+    // Decode reads the whole cache: the compiler's bytes grow with S as the lecture's do.
+    CHECK(s.points.back().partitions[4].bytes > s.points.front().partitions[4].bytes);
+  }
+  // The lecture's rules keep the four.
+  CHECK(sweep(config_from_settings({{"demo", "2"}}), {SweepKey::Tokens, 3, 1, 64}).partitions.size() == 4);
+}

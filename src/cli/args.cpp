@@ -30,8 +30,9 @@ Prints the lecture's four fusion demos, computed by the compiler core.
                       traced, match_attention, decompose, cse, constant_fold,
                       simplify, fold_norm_weight, or kernels
   --phase P           prefill or decode, for --emit (default prefill)
-  --sweep KEY         with --demo 2 or 3: the four partitions at many values of KEY
-                      (tokens for prefill, kv_len for decode, or batch), log-spaced
+  --sweep KEY         with --demo 2 or 3: the four partitions (and --compiler's kernels)
+                      at many values of KEY (tokens for prefill, kv_len for decode,
+                      or batch), log-spaced
   --points N          points of the sweep (default 64)
   --from A  --to B    the sweep's range (default 1 to the key's maximum)
 model (default Llama-3.1-8B; demo 1: the small config 128, 8, 2, 16, 344 at T = 16):

@@ -122,7 +122,7 @@ int emit(const Options& o) {
   throw UsageError("--emit: unknown stage '" + o.emit + "' (see --help)");
 }
 
-// --sweep: the four partitions' totals at each point, as a table or JSON.
+// --sweep: the partitions' totals at each point (the four, then --compiler's), as a table or JSON.
 int print_sweep(const Options& o) {
   if (!o.demo_given || (o.demos.front() != 2 && o.demos.front() != 3))
     throw UsageError("--sweep: needs --demo 2 (prefill) or --demo 3 (decode)");
@@ -137,7 +137,7 @@ int print_sweep(const Options& o) {
     return 0;
   }
   std::vector<std::string> columns{std::string(sweep_key_name(s.key))};
-  for (PartitionId id : kAllPartitions) columns.push_back(std::string(partition_key(id)));
+  for (PartitionId id : s.partitions) columns.push_back(std::string(partition_key(id)));
   std::vector<std::vector<std::string>> rows;
   for (const SweepPoint& p : s.points) {
     std::vector<std::string> row{std::to_string(p.value)};

@@ -62,6 +62,13 @@ std::vector<Partition> cost_phase(const CompiledPhase& compiled, const AnalysisC
   return out;
 }
 
+std::vector<Partition> cost_shown_phase(const CompiledPhase& compiled, const AnalysisConfig& c) {
+  std::vector<Partition> ps = cost_phase(compiled, c);
+  if (const std::optional<PartitionId> id = compiler_partition(c.shown_compiler()))
+    ps.push_back(make_partition(*id, c.traced_graph(compiled.decode), c.binding(), c.hw));
+  return ps;
+}
+
 const CompiledPhase& PhaseCompiler::phase(const AnalysisConfig& c, bool decode) {
   std::optional<CompiledPhase>& slot = last_[decode ? 1 : 0];
   if (!slot || !slot->compiled_for(c, decode)) {

@@ -40,6 +40,11 @@ PartitionGraphs compile_graphs(const LayerCfg& model, bool decode, const TraceOp
 // fails there).
 std::vector<Partition> cost_phase(const CompiledPhase& compiled, const AnalysisConfig& c);
 
+// The partitions a view of `c` shows: those four, then the chosen compiler's
+// kernels (its model partitions a graph traced at c's sizes: it is not
+// compiled once).
+std::vector<Partition> cost_shown_phase(const CompiledPhase& compiled, const AnalysisConfig& c);
+
 // The last prefill and decode compiled, kept until what their trace depends on
 // changes (the page's edits and sweeps hold one).
 class PhaseCompiler {

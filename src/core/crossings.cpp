@@ -77,7 +77,7 @@ double matmul_balance(const MatmulTimes& m) { return m.memory > 0 ? m.compute / 
 
 std::vector<Crossing> crossings(const Sweep& s) {
   std::vector<Crossing> out;
-  for (size_t part = 0; part < std::size(kAllPartitions); ++part)
+  for (size_t part = 0; part < s.partitions.size(); ++part)
     for (CrossingKind kind : kCrossingKinds)
       for (size_t i = 1; i < s.points.size(); ++i) {
         const SweepPoint &a = s.points[i - 1], &b = s.points[i];
@@ -87,7 +87,7 @@ std::vector<Crossing> crossings(const Sweep& s) {
         // Where the straight line between the two points meets zero, on log x.
         const double la = std::log(static_cast<double>(a.value)), lb = std::log(static_cast<double>(b.value));
         const double at = std::exp(la + (lb - la) * ma / (ma - mb));
-        out.push_back({kind, kAllPartitions[part], at, mb > ma});
+        out.push_back({kind, s.partitions[part], at, mb > ma});
       }
   return out;
 }

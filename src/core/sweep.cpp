@@ -77,15 +77,18 @@ SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value, Pha
   validate(point);
   SweepPoint p{value, {}, {}};
   const bool decode = c.demo == 3;
-  const std::vector<Partition> ps = cost_phase(compiler.phase(point, decode), point);
-  for (size_t i = 0; i < ps.size(); ++i) {
-    p.partitions[i] = ps[i].cost;
-    p.matmuls[i] = matmul_times(ps[i].kernels, point.hw);
+  for (const Partition& part : cost_shown_phase(compiler.phase(point, decode), point)) {
+    p.partitions.push_back(part.cost);
+    p.matmuls.push_back(matmul_times(part.kernels, point.hw));
   }
   return p;
 }
 
-Sweep empty_sweep(const AnalysisConfig& c, SweepKey key) { return Sweep{key, c.demo == 3, c.hw, c.traced_attention(), {}}; }
+Sweep empty_sweep(const AnalysisConfig& c, SweepKey key) {
+  std::vector<PartitionId> ids(std::begin(kAllPartitions), std::end(kAllPartitions));
+  if (const std::optional<PartitionId> id = compiler_partition(c.shown_compiler())) ids.push_back(*id);
+  return Sweep{key, c.demo == 3, c.hw, c.traced_attention(), std::move(ids), {}};
+}
 
 Text sweep_partition_text(const Sweep& s, PartitionId id) { return partition_text(id, s.attention); }
 
@@ -103,7 +106,7 @@ nlohmann::json sweep_json(const Sweep& s) {
     nlohmann::json parts = nlohmann::json::array();
     for (size_t i = 0; i < p.partitions.size(); ++i) {
       const GraphCost& g = p.partitions[i];
-      parts.push_back({{"id", partition_key(kAllPartitions[i])}, {"kernels", g.kernels}, {"bytes", g.bytes},
+      parts.push_back({{"id", partition_key(s.partitions[i])}, {"kernels", g.kernels}, {"bytes", g.bytes},
                        {"flops", g.flops}, {"t", g.t}, {"overhead", g.overhead}, {"t_total", g.t_total}});
     }
     points.push_back({{key, p.value}, {"partitions", std::move(parts)}});

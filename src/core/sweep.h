@@ -33,9 +33,9 @@ struct SweepRequest {
 };
 
 struct SweepPoint {
-  int64_t value;                                      // of the swept key
-  std::array<GraphCost, std::size(kAllPartitions)> partitions;  // in kAllPartitions' order
-  std::array<MatmulTimes, std::size(kAllPartitions)> matmuls;   // the same partitions' matmul kernels
+  int64_t value;                        // of the swept key
+  std::vector<GraphCost> partitions;    // in the order of the sweep's `partitions`
+  std::vector<MatmulTimes> matmuls;     // the same partitions' matmul kernels
 };
 
 struct Sweep {
@@ -43,10 +43,11 @@ struct Sweep {
   bool decode;  // demo 3's phase, else demo 2's
   Hardware hw;  // the GPU the points are costed on
   AttentionForm attention;  // how the swept layer writes attention: what the partitions hold
+  std::vector<PartitionId> partitions;  // the lines: the lecture's four, then the chosen compiler's
   std::vector<SweepPoint> points;  // ascending values
 };
 
-// A sweep of `c` over `key` with no points yet.
+// A sweep of `c` over `key` with no points yet (its partitions those a view of `c` shows).
 Sweep empty_sweep(const AnalysisConfig& c, SweepKey key);
 
 // The partition's name in the sweep's language, for the layer it sweeps.
@@ -57,7 +58,8 @@ Text sweep_partition_text(const Sweep& s, PartitionId id);
 // Throws ConfigError when the range cannot hold them.
 std::vector<int64_t> log_spaced(int64_t from, int64_t to, int points);
 
-// Sweeps `c` (demo 2: prefill, demo 3: decode) over the request. Throws
+// Sweeps `c` (demo 2: prefill, demo 3: decode) over the request: the four
+// partitions and, under a compiler other than the lecture's rules, its kernels. Throws
 // ConfigError for a key the phase does not use (T in decode, S in prefill),
 // a bad range, or a point the configuration refuses.
 Sweep sweep(const AnalysisConfig& c, const SweepRequest& request);

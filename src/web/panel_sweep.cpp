@@ -1,5 +1,5 @@
 // [SECTION] The sweep: the four partitions' time (or HBM traffic) against T,
-// S or the batch on log axes, the sidebar's value marked, and for the chosen
+// S or the batch on log axes (and the chosen compiler's kernels), the sidebar's value marked, and for the chosen
 // partition the values where its picture changes (core/crossings.h), drawn
 // as vertical lines and said in sentences under the chart.
 #include <algorithm>
@@ -57,7 +57,7 @@ std::string sweep_csv(const Sweep& s) {
   for (const SweepPoint& p : s.points)
     for (size_t i = 0; i < p.partitions.size(); ++i) {
       const GraphCost& g = p.partitions[i];
-      out += CsvRow({std::to_string(p.value), std::string(partition_key(kAllPartitions[i])), std::to_string(g.kernels),
+      out += CsvRow({std::to_string(p.value), std::string(partition_key(s.partitions[i])), std::to_string(g.kernels),
                      fmt_exact(g.bytes), fmt_exact(g.flops), fmt_exact(g.t), fmt_exact(g.overhead), fmt_exact(g.t_total)});
     }
   return out;
@@ -132,7 +132,7 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
       const double a = measure(s.points[i - 1].partitions[part], bytes), b = measure(s.points[i].partitions[part], bytes);
       if (a <= 0 || b <= 0) continue;
       segs.push_back({X(static_cast<double>(s.points[i - 1].value)) * px, Y(a) * px,
-                      X(static_cast<double>(s.points[i].value)) * px, Y(b) * px, kPartitionColors[part], width * px});
+                      X(static_cast<double>(s.points[i].value)) * px, Y(b) * px, PartitionColor(s.partitions[part]), width * px});
     }
   };
   auto vertical = [&](double v, ImU32 color, float width, bool dashed) {
@@ -140,11 +140,11 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
     for (float y = top; y < top + ph; y += dashed ? 10 : ph)
       segs.push_back({x, y * px, x, std::min(y + (dashed ? 6 : ph), top + ph) * px, color, width * px});
   };
-  for (size_t part = 0; part < std::size(kAllPartitions); ++part)
+  for (size_t part = 0; part < s.partitions.size(); ++part)
     if (part != chosen) add_line(part, 1.5f);
   add_line(chosen, 3.5f);
   for (const Crossing& c : found)
-    if (c.partition == kAllPartitions[chosen]) vertical(c.value, kPartitionColors[chosen], 1.5f, true);
+    if (c.partition == s.partitions[chosen]) vertical(c.value, PartitionColor(c.partition), 1.5f, true);
   const bool now_inside = now >= s.points.front().value && now <= s.points.back().value;
   if (now_inside) vertical(static_cast<double>(now), kChartReference, 2, false);
 
@@ -182,8 +182,8 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
   // Crossing labels above the plot, on two rows so neighbours do not collide.
   int row = 0;
   for (const Crossing& c : found) {
-    if (c.partition != kAllPartitions[chosen]) continue;
-    text_centred(X(c.value), static_cast<float>(row) * line, kPartitionColors[chosen], Tx(crossing_label(c.kind), lang));
+    if (c.partition != s.partitions[chosen]) continue;
+    text_centred(X(c.value), static_cast<float>(row) * line, PartitionColor(c.partition), Tx(crossing_label(c.kind), lang));
     row = 1 - row;
   }
   if (now_inside) {  // beside the red line, on the side with room
@@ -197,18 +197,18 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
 void draw_legend(const Sweep& s, Lang lang) {
   const float h = ImGui::GetTextLineHeight();
   const float right = ImGui::GetContentRegionMax().x;
-  for (size_t i = 0; i < std::size(kAllPartitions); ++i) {
-    const float w = h * 1.4f + ImGui::CalcTextSize(Tx(sweep_partition_text(s, kAllPartitions[i]), lang)).x;
+  for (size_t i = 0; i < s.partitions.size(); ++i) {
+    const float w = h * 1.4f + ImGui::CalcTextSize(Tx(sweep_partition_text(s, s.partitions[i]), lang)).x;
     if (i > 0) {  // on the same line while it fits
       ImGui::SameLine(0, h);
       if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
     }
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.35f), ImVec2(p.x + h * 1.2f, p.y + h * 0.65f),
-                                              kPartitionColors[i]);
+                                              PartitionColor(s.partitions[i]));
     ImGui::Dummy(ImVec2(h * 1.4f, h));
     ImGui::SameLine(0, 0);
-    ImGui::TextUnformatted(Tx(sweep_partition_text(s, kAllPartitions[i]), lang));
+    ImGui::TextUnformatted(Tx(sweep_partition_text(s, s.partitions[i]), lang));
   }
 }
 
@@ -216,9 +216,9 @@ void point_tooltip(const Sweep& s, const SweepPoint& p, bool bytes, Lang lang) {
   ImGui::BeginTooltip();
   ImGui::TextUnformatted(tr(Text::UiSweepTip, lang, {FieldLabel(sweep_key_name(s.key), lang), fmt_count(static_cast<double>(p.value))}).c_str());
   for (size_t i = 0; i < p.partitions.size(); ++i) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPartitionColors[i]), "%s  %s",
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(PartitionColor(s.partitions[i])), "%s  %s",
                        bytes ? fmt_bytes(p.partitions[i].bytes).c_str() : fmt_time(p.partitions[i].t_total).c_str(),
-                       Tx(sweep_partition_text(s, kAllPartitions[i]), lang));
+                       Tx(sweep_partition_text(s, s.partitions[i]), lang));
   }
   ImGui::EndTooltip();
 }
@@ -226,6 +226,7 @@ void point_tooltip(const Sweep& s, const SweepPoint& p, bool bytes, Lang lang) {
 }  // namespace
 
 const Sweep* ShownSweep() { return Job().HasShown() ? &Job().Shown() : nullptr; }
+int ShownSweepCount() { return Job().ShownCount(); }
 
 void DrawSweepPanel(State& state) {
   const Lang lang = state.settings.lang;
@@ -248,18 +249,18 @@ void DrawSweepPanel(State& state) {
   if (!job.HasShown()) return;
   const Sweep& s = job.Shown();
   const bool bytes = Explain().sweep_bytes;
-  const size_t chosen = static_cast<size_t>(std::clamp(state.settings.partition, 0, static_cast<int>(std::size(kAllPartitions)) - 1));
+  const size_t chosen = static_cast<size_t>(std::clamp(state.settings.partition, 0, static_cast<int>(s.partitions.size()) - 1));
   DrawExportRow("sweep_export", [&s] { return sweep_csv(s); }, "sweep.figure", [&job] { return job.ShownJson(); }, "fusionlab-sweep", lang);
 
   // What changes along the sweep for the chosen partition, in words under the chart.
   std::vector<std::string> sentences;
   std::vector<Crossing> mine;  // the chosen partition's, in the order the sweep meets them
   for (const Crossing& c : job.ShownCrossings())
-    if (c.partition == kAllPartitions[chosen]) mine.push_back(c);
+    if (c.partition == s.partitions[chosen]) mine.push_back(c);
   std::sort(mine.begin(), mine.end(), [](const Crossing& a, const Crossing& b) { return a.value < b.value; });
   for (const Crossing& c : mine) sentences.push_back(crossing_sentence(c, s, lang));
   if (mine.empty())
-    sentences.push_back(tr(Text::UiSweepNone, lang, {Tx(sweep_partition_text(s, kAllPartitions[chosen]), lang),
+    sentences.push_back(tr(Text::UiSweepNone, lang, {Tx(sweep_partition_text(s, s.partitions[chosen]), lang),
                                                      fmt_count(static_cast<double>(s.points.front().value)), fmt_count(static_cast<double>(s.points.back().value))}));
   sentences.push_back(std::string(Tx(Text::UiRooflineNote, lang)));
   // Under the chart: the legend (up to two lines), the sentences as they wrap, the details' header.
@@ -276,6 +277,7 @@ void DrawSweepPanel(State& state) {
   if (hover >= 0) point_tooltip(s, s.points[static_cast<size_t>(hover)], bytes, lang);
 
   RecordShown("sweep_points", static_cast<double>(s.points.size()));
+  RecordShown("sweep_lines", static_cast<double>(s.partitions.size()));
   for (size_t i = 0; i < mine.size(); ++i) {
     ImGui::Bullet();
     ImGui::TextWrapped("%s", sentences[i].c_str());

@@ -3,9 +3,11 @@
 
 #include <imgui.h>
 
+#include <iterator>
 #include <string_view>
 
 #include "core/fusion.h"
+#include "core/partitions.h"
 #include "web/settings.h"
 
 namespace fl::web {
@@ -35,8 +37,12 @@ ImU32 Lighter(ImU32 color);
 
 inline constexpr ImU32 kChartReference = IM_COL32(200, 40, 40, 255);
 inline constexpr ImU32 kAccent = IM_COL32(52, 101, 164, 255);
-// One colour per partition, in kAllPartitions' order: eager, decomposed, fused, fused + FlashAttention.
+// One colour per partition, in PartitionId's order: eager, decomposed, fused, fused + FlashAttention,
+// then the compilers' (Inductor, gpt-fast).
 inline constexpr ImU32 kPartitionColors[] = {IM_COL32(110, 116, 128, 255), IM_COL32(214, 120, 40, 255),
-                                             IM_COL32(52, 101, 164, 255), IM_COL32(46, 150, 90, 255)};
+                                             IM_COL32(52, 101, 164, 255),  IM_COL32(46, 150, 90, 255),
+                                             IM_COL32(150, 80, 180, 255),  IM_COL32(0, 150, 170, 255)};
+static_assert(std::size(kPartitionColors) == std::size(kPartitionIds));
+inline ImU32 PartitionColor(PartitionId id) { return kPartitionColors[static_cast<size_t>(id)]; }
 
 }  // namespace fl::web

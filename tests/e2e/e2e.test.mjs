@@ -117,6 +117,7 @@ test("sweep() equals the CLI's --sweep JSON; a key the phase does not use throws
     { demo: 2, sweep: "tokens", points: 16 },
     { demo: 3, sweep: "kv_len", points: 8, from: 64, to: 65536, batch: 4 },
     { demo: 2, sweep: "batch", points: 8, to: 64, model: "small" },
+    { demo: 3, sweep: "kv_len", points: 6, from: 16, to: 4096, compiler: "inductor" },
   ]) {
     const actual = await page.evaluate((c) => fusionlab.sweep(c), config);
     assertClose(actual, cliJson(config), JSON.stringify(config));

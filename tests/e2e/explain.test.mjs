@@ -294,6 +294,17 @@ test("sweep: the page's crossings and JSON are the CLI's, dragging the swept siz
   shown = await sweepDone(page);
   assert.equal(shown.sweep_points, 64);
   await shot(page, "sweep-decode");
+  // Under a compiler its kernels are a fifth line, and a fifth column of the screen reader's table.
+  await page.evaluate(() => window.fusionlab.setState({ compiler: "inductor" }));
+  await afterFrames(page, 2);
+  shown = await sweepDone(page);
+  assert.equal(shown.sweep_lines, 5);
+  assert.equal(shown.sweep_points, 64);
+  await afterFrames(page, 2);
+  const headers = await page.$$eval("#a11y thead th", (ths) => ths.map((th) => th.textContent));
+  assert.equal(headers.length, 6, headers.join(" | "));
+  assert.match(headers[5], /Inductor/);
+  await shot(page, "sweep-inductor");
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -15,14 +15,6 @@ std::vector<Partition> phase_partitions(const AnalysisConfig& c, bool decode) {
   return cost_phase(compile_phase(c, decode), c);
 }
 
-// The lecture's four partitions, then the chosen compiler's kernels.
-std::vector<Partition> shown_partitions(const AnalysisConfig& c, const CompiledPhase& compiled, bool decode) {
-  std::vector<Partition> ps = cost_phase(compiled, c);
-  if (const std::optional<PartitionId> id = compiler_partition(c.shown_compiler()))
-    ps.push_back(make_partition(*id, c.traced_graph(decode), c.binding(), c.hw));
-  return ps;
-}
-
 }  // namespace demos
 
 using namespace demos;
@@ -33,7 +25,7 @@ PhaseReport decode_report(const AnalysisConfig& c) { return decode_report(c, com
 PhaseReport prefill_report(const AnalysisConfig& c, const CompiledPhase& compiled) {
   Lang L = c.lang;
   const int64_t T = c.tokens;
-  std::vector<Partition> ps = shown_partitions(c, compiled, false);
+  std::vector<Partition> ps = cost_shown_phase(compiled, c);
   const Partition& fused = ps[static_cast<size_t>(PhaseReport::slowest_of)];
 
   PhaseReport r;
@@ -61,7 +53,7 @@ PhaseReport prefill_report(const AnalysisConfig& c, const CompiledPhase& compile
 PhaseReport decode_report(const AnalysisConfig& c, const CompiledPhase& compiled) {
   Lang L = c.lang;
   const int64_t S = c.kv_len;
-  std::vector<Partition> ps = shown_partitions(c, compiled, true);
+  std::vector<Partition> ps = cost_shown_phase(compiled, c);
 
   PhaseReport r;
   r.demo = 3;
