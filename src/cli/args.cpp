@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/config_keys.h"
+
 namespace fl::cli {
 
 namespace {
@@ -15,17 +17,16 @@ std::string dashed(std::string key) {
 }  // namespace
 
 std::string usage() {
-  return R"(usage: fusionlab [options]
-Prints the lecture's four fusion demos, computed by the compiler core.
-
-  --demo N            1..4 (default: all four)
-  --json              one JSON object per demo instead of tables
+  const AnalysisConfig layer = AnalysisConfig::for_demo(2), small = AnalysisConfig::for_demo(1);
+  return "usage: fusionlab [options]\n"
+         "Prints the lecture's four fusion demos, computed by the compiler core.\n\n" +
+         keys_usage(KeyGroup::Run) +
+         R"(  --json              one JSON object per demo instead of tables
   --ablation          our compiler's ablation instead of the demos: each switch (fusion,
                       inlining, matmul epilogues, attention matching, weight folding,
                       CUDA Graphs) turned off alone, speed-up over eager
   --rules             the fusion rules: for each kind of producer kernel and consumer,
                       whether the consumer joins and when, or why not (--json: as data)
-  --lang zh|en        language of tables and observations (default zh)
   --emit STAGE        print the prefill (or --phase decode) graph after a stage:
                       traced, match_attention, decompose, cse, constant_fold,
                       simplify, fold_norm_weight, or kernels
@@ -35,33 +36,9 @@ Prints the lecture's four fusion demos, computed by the compiler core.
                       or batch), log-spaced
   --points N          points of the sweep (default 64)
   --from A  --to B    the sweep's range (default 1 to the key's maximum)
-model (default Llama-3.1-8B; demo 1: the small config 128, 8, 2, 16, 344 at T = 16):
-  --model NAME        small, llama-3.2-1b, llama-3.2-3b, llama-3.1-8b, llama-3.1-70b,
-                      llama-3.1-405b, mistral-7b, qwen2.5-7b
-  --d N  --heads N  --kv-heads N  --head-dim N  --ffn N     (override the model's layer)
-  --layers one|all|N  one decoder layer (default), or the whole model: embedding, all
-                      (or N) layers, final norm, LM head; tokens/s then comes from it
-  --model-layers N    the model's decoder layers (default: the model's; tokens/s counts them)
-  --vocab N           vocabulary size, for the embedding and the LM head (default: the model's)
-  --tied-embeddings 0|1  the LM head reuses the embedding table (default: the model's)
-  --tokens T          prefill tokens per sequence (default 2048)
-  --kv-len S          decode KV length (default 4096)
-  --batch B           sequences (default 1)
-  --dtype D           activations and KV cache: bf16, fp16, fp32 (default bf16)
-  --weights-dtype D   weight matrices: bf16, fp16, fp8, fp32 (default: as --dtype)
-  --attention F       demos 2 and 3: how the layer writes attention: lecture (default), math (as
-                      PyTorch code does: / sqrt(dh), masked_fill with a boolean mask, softmax in
-                      float32) or sdpa (F.scaled_dot_product_attention, one op)
-  --compiler C        demos 2 and 3, one layer: lecture (default: the four partitions),
-                      inductor (also a model of torch.compile's default mode, as a fifth
-                      partition named "inductor", its kernels named as Inductor names them)
-                      or gpt-fast (the same with gpt-fast's setting: decode GEMVs as Triton
-                      reductions; fifth partition "gpt_fast")
-hardware (default H100):
-  --hardware NAME     a100, h100, h200, b200, mi300x, l40s, rtx4090
-  --matmul-tflops X  --other-tflops X  --bandwidth-tbs X  --launch-us X  --memory-gb X
-  --graph-launch-us X  fixed cost per kernel replayed from a CUDA Graph (ablation, timeline)
-)";
+)" + "model (default " + layer.model_key + "; demo 1: " + small.model_key + " at T = " + std::to_string(small.tokens) +
+         "):\n" + keys_usage(KeyGroup::Model) + "workload:\n" + keys_usage(KeyGroup::Workload) + "hardware (default " +
+         layer.hardware_key + "):\n" + keys_usage(KeyGroup::Hardware);
 }
 
 namespace {

@@ -12,6 +12,10 @@
 
 namespace fl {
 
+// The dtypes a configuration chooses for activations and weights, in the order
+// --help and error messages list them.
+constexpr DType kConfigDTypes[] = {DType::BF16, DType::FP16, DType::FP8, DType::FP32};
+
 struct AnalysisConfig {
   int demo = 2;                          // 1..4
   LayerCfg model = kLlama8B;

@@ -54,26 +54,6 @@ void validate(const LayerCfg& c) {
 
 void validate_tokens(const char* field, int64_t value, int64_t max) { check_range(field, value, max); }
 
-namespace {
-constexpr auto kInt = [](std::string_view key, int64_t max) { return NumberRange{key, 1, static_cast<double>(max), true}; };
-constexpr NumberRange kNumberRanges[] = {
-    kInt("d", Limits::kMaxHidden),        kInt("heads", Limits::kMaxHeads),       kInt("kv_heads", Limits::kMaxHeads),
-    kInt("head_dim", Limits::kMaxHeadDim), kInt("ffn", Limits::kMaxFfn),           kInt("model_layers", Limits::kMaxLayers),
-    kInt("vocab", Limits::kMaxVocab),      kInt("tokens", Limits::kMaxTokens),     kInt("kv_len", Limits::kMaxKvLen),
-    kInt("batch", Limits::kMaxBatch),
-    {"matmul_tflops", 0.1, 1e5, false},    {"other_tflops", 0.1, 1e5, false},      {"bandwidth_tbs", 0.01, 1e3, false},
-    {"memory_gb", 0.1, 1e5, false},        {"launch_us", 0, 1e4, false},           {"graph_launch_us", 0, 1e4, false},
-};
-}  // namespace
-
-std::span<const NumberRange> number_ranges() { return kNumberRanges; }
-
-const NumberRange* find_number_range(std::string_view key) {
-  for (const NumberRange& r : kNumberRanges)
-    if (r.key == key) return &r;
-  return nullptr;
-}
-
 void validate(const Hardware& hw) {
   auto check = [](const char* field, double v) {
     const NumberRange& r = *find_number_range(field);

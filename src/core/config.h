@@ -67,8 +67,8 @@ struct NumberRange {
   double lo, hi;
   bool integer;
 };
-std::span<const NumberRange> number_ranges();
-const NumberRange* find_number_range(std::string_view key);  // nullptr for a key that is not a number
+// The range of a number's key (declared in core/config_keys.cpp), nullptr for a key that is not a number.
+const NumberRange* find_number_range(std::string_view key);
 
 void validate(const LayerCfg& cfg);
 void validate_tokens(const char* field, int64_t value, int64_t max);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/config_keys.h"
 #include "core/enum_names.h"
 #include "core/presets.h"
 #include "core/units.h"
@@ -14,12 +15,6 @@
 namespace fl {
 
 namespace {
-
-constexpr std::string_view kKeys[] = {
-    "demo",   "lang",         "model",  "hardware", "d",     "heads",         "kv_heads",      "head_dim",
-    "ffn",    "model_layers", "vocab",  "tied_embeddings",   "layers", "tokens",        "kv_len",        "batch",
-    "dtype",  "weights_dtype", "attention", "compiler", "matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us",
-    "memory_gb"};
 
 int64_t to_int(const std::string& key, const std::string& v) {
   int64_t out = 0;
@@ -36,17 +31,13 @@ double to_real(const std::string& key, const std::string& v) {
   return out == 0 ? 0.0 : out;  // "-0" is 0, and is shown and linked as 0
 }
 
-DType to_dtype(const std::string& key, const std::string& v) {
-  for (DType t : {DType::BF16, DType::FP16, DType::FP32, DType::FP8})
-    if (dtype_name(t) == v) return t;
-  throw ConfigError(key, Text::ErrUnknownChoice, {key, v, "bf16, fp16, fp8, fp32"});
+[[noreturn]] void unknown_choice(const std::string& key, const std::string& v) {
+  throw ConfigError(key, Text::ErrUnknownChoice, {key, v, key_choices(key)});
 }
 
-template <class Presets>
-std::string names(const Presets& presets) {
-  std::string out;
-  for (const auto& p : presets) out += (out.empty() ? "" : ", ") + std::string(p.key);
-  return out;
+DType to_dtype(const std::string& key, const std::string& v) {
+  if (auto t = enum_named(kConfigDTypes, dtype_name, v)) return *t;
+  unknown_choice(key, v);
 }
 
 void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
@@ -57,12 +48,12 @@ void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
     return fresh;
   }();
   else if (key == "lang") {
-    if (v != "zh" && v != "en") throw ConfigError(key, Text::ErrUnknownChoice, {key, v, "zh, en"});
+    if (v != "zh" && v != "en") unknown_choice(key, v);
     c.lang = v == "zh" ? Lang::Zh : Lang::En;
   } else if (key == "model") {
-    if (!c.use_model(v)) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, names(model_presets())});
+    if (!c.use_model(v)) unknown_choice(key, v);
   } else if (key == "hardware") {
-    if (!c.use_hardware(v)) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, names(hardware_presets())});
+    if (!c.use_hardware(v)) unknown_choice(key, v);
   } else if (key == "d") set_int(c.model.d);
   else if (key == "heads") set_int(c.model.H);
   else if (key == "kv_heads") set_int(c.model.G);
@@ -71,7 +62,7 @@ void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
   else if (key == "model_layers") set_int(c.layers);
   else if (key == "vocab") set_int(c.vocab);
   else if (key == "tied_embeddings") {
-    if (v != "0" && v != "1") throw ConfigError(key, Text::ErrUnknownChoice, {key, v, "0, 1"});
+    if (v != "0" && v != "1") unknown_choice(key, v);
     c.tied_embeddings = v == "1";
   } else if (key == "layers") {  // "one": one decoder layer; "all": the whole model; N: the whole model of N layers
     c.whole_model = v != "one";
@@ -83,11 +74,11 @@ void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
   else if (key == "weights_dtype") c.weights = to_dtype(key, v);
   else if (key == "attention") {
     const std::optional<AttentionForm> form = attention_form_named(v);
-    if (!form) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, enum_names(kAttentionForms, attention_form_key)});
+    if (!form) unknown_choice(key, v);
     c.attention = *form;
   } else if (key == "compiler") {
     const std::optional<Compiler> compiler = compiler_named(v);
-    if (!compiler) throw ConfigError(key, Text::ErrUnknownChoice, {key, v, enum_names(kCompilers, compiler_key)});
+    if (!compiler) unknown_choice(key, v);
     c.compiler = *compiler;
   }
   else if (key == "matmul_tflops") c.hw.matmul_flops = to_real(key, v) * 1e12;
@@ -101,15 +92,15 @@ void apply(AnalysisConfig& c, const std::string& key, const std::string& v) {
 
 }  // namespace
 
-std::span<const std::string_view> setting_keys() { return kKeys; }
+std::span<const std::string_view> setting_keys() { return config_key_names(); }
 
 AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int default_demo) {
   AnalysisConfig c = AnalysisConfig::for_demo(default_demo);
-  for (std::string_view key : kKeys)  // presets before what overrides them, whatever the input's order
+  for (std::string_view key : setting_keys())  // presets before what overrides them, whatever the input's order
     for (const auto& [k, v] : settings)
       if (k == key) apply(c, k, v);
   for (const auto& [k, v] : settings)
-    if (std::find(std::begin(kKeys), std::end(kKeys), k) == std::end(kKeys)) throw ConfigError(k, Text::ErrUnknownKey, {k});
+    if (!find_config_key(k)) throw ConfigError(k, Text::ErrUnknownKey, {k});
   // A preset edited by hand is a custom one.
   if (const ModelPreset* m = find_model(c.model_key); !m || !(m->layer == c.model)) c.model_key = "custom";
   if (const HardwarePreset* h = find_hardware(c.hardware_key); !h || !(h->hw == c.hw)) c.hardware_key = "custom";
@@ -148,20 +139,20 @@ std::vector<Setting> settings_of(const AnalysisConfig& c) {
   std::vector<Setting> s = all_values_of(c);
   // A preset used as it is stands for its numbers: the key alone, and no
   // numbers printed and parsed back with a rounding that would make it custom.
-  auto drop = [&](std::initializer_list<std::string_view> keys) {
-    std::erase_if(s, [&](const Setting& kv) { return std::find(keys.begin(), keys.end(), kv.first) != keys.end(); });
+  auto drop = [&](SetBy preset) {
+    std::erase_if(s, [&](const Setting& kv) { return find_config_key(kv.first)->set_by == preset; });
   };
   const ModelPreset* m = find_model(c.model_key);
-  if (m && m->layers == c.layers && m->vocab == c.vocab && m->tied_embeddings == c.tied_embeddings)
-    drop({"model_layers", "vocab", "tied_embeddings"});
+  if (m && m->layers == c.layers && m->vocab == c.vocab && m->tied_embeddings == c.tied_embeddings) drop(SetBy::ModelSize);
   if (c.model_key != "custom") {
-    drop({"d", "heads", "kv_heads", "head_dim", "ffn"});
+    drop(SetBy::ModelLayer);
     s.insert(s.begin() + 2, {"model", c.model_key});
   }
-  if (c.attention == AttentionForm::Lecture) drop({"attention"});  // the lecture's layer: links as before the option
-  if (c.compiler == Compiler::Lecture) drop({"compiler"});
+  // The lecture's layer and rules: links as before these options.
+  if (c.attention == AttentionForm::Lecture) std::erase_if(s, [](const Setting& kv) { return kv.first == "attention"; });
+  if (c.compiler == Compiler::Lecture) std::erase_if(s, [](const Setting& kv) { return kv.first == "compiler"; });
   if (c.hardware_key != "custom") {
-    drop({"matmul_tflops", "other_tflops", "bandwidth_tbs", "launch_us", "graph_launch_us", "memory_gb"});
+    drop(SetBy::Hardware);
     s.insert(s.begin() + 2, {"hardware", c.hardware_key});
   }
   return s;

@@ -1,5 +1,6 @@
-// The sidebar's label of each configuration key, declared once: the inputs
-// show it, and error messages name a field by it rather than by its key.
+// The sidebar's label of each configuration key (declared with the key in
+// core/config_keys.cpp): the inputs show it, and error messages name a field
+// by it rather than by its key.
 #pragma once
 
 #include <string>

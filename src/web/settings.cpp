@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/config_keys.h"
 #include "core/partitions.h"
 #include "core/presets.h"
 #include "core/units.h"
@@ -52,21 +53,32 @@ std::string url_encode(std::string_view s) {
   return out;
 }
 
-// The numbers of a model preset's layer, and what else a model preset sets.
-constexpr std::string_view kModelKeys[] = {"d", "heads", "kv_heads", "head_dim", "ffn"};
-constexpr std::string_view kModelSizeKeys[] = {"model_layers", "vocab", "tied_embeddings"};
-constexpr std::string_view kHardwareKeys[] = {"matmul_tflops", "other_tflops", "bandwidth_tbs",
-                                              "launch_us",     "graph_launch_us", "memory_gb"};
 constexpr std::string_view kPageKeys[] = {"view", "embed", "partition", "kernel", "scale", "controls", "hide", "theme"};
-// The numbers an embed may show as controls: every number of the sidebar.
-constexpr std::string_view kControlKeys[] = {"d",        "heads",         "kv_heads",     "head_dim",      "ffn",
-                                             "tokens",   "kv_len",        "batch",        "matmul_tflops", "other_tflops",
-                                             "bandwidth_tbs", "memory_gb", "launch_us",    "graph_launch_us"};
 
-template <size_t N>
-bool one_of(std::string_view key, const std::string_view (&keys)[N]) {
+template <class Keys>
+bool one_of(std::string_view key, const Keys& keys) {
   return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
 }
+
+// The configuration's keys that `preset` sets (core/config_keys.cpp).
+std::vector<std::string_view> keys_set_by(SetBy preset) {
+  std::vector<std::string_view> out;
+  for (const ConfigKey& k : config_keys())
+    if (k.set_by == preset) out.push_back(k.key);
+  return out;
+}
+const std::vector<std::string_view> kModelKeys = keys_set_by(SetBy::ModelLayer);
+const std::vector<std::string_view> kModelSizeKeys = keys_set_by(SetBy::ModelSize);
+const std::vector<std::string_view> kHardwareKeys = keys_set_by(SetBy::Hardware);
+
+// The numbers an embed may show as controls: every number of the sidebar.
+std::vector<std::string_view> control_keys() {
+  std::vector<std::string_view> out;
+  for (const ConfigKey& k : config_keys())
+    if (k.number() && k.on_sidebar()) out.push_back(k.key);
+  return out;
+}
+const std::vector<std::string_view> kControlKeys = control_keys();
 
 bool has_key(const Pairs& pairs, std::string_view key) {
   return std::any_of(pairs.begin(), pairs.end(), [&](const Setting& p) { return p.first == key; });
@@ -168,8 +180,7 @@ PartitionId shown_partition_id(const Settings& s) {
   return compiler_partition(ActiveWorkload(s).config.compiler).value_or(kAllPartitions[static_cast<size_t>(last)]);
 }
 
-template <size_t N>
-std::string joined(const std::string_view (&keys)[N]) {
+std::string joined(const std::vector<std::string_view>& keys) {
   std::string out;
   for (std::string_view k : keys) out += (out.empty() ? "" : ", ") + std::string(k);
   return out;
