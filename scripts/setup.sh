@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 want=("${@:-native web e2e}")
 want=(${want[*]})
-native=(build-essential cmake catch2 nlohmann-json3-dev glslang-tools libbenchmark-dev)
+native=(build-essential cmake catch2 nlohmann-json3-dev libcli11-dev glslang-tools libbenchmark-dev)
 web=(emscripten fonttools python3 fonts-noto-cjk xz-utils dpkg-dev)
 e2e=(chromium curl)
 # libFuzzer ships with clang's runtime libraries, which Debian 12's clang only recommends.

@@ -1,108 +1,170 @@
 #include "cli/args.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
 
 #include "core/config_keys.h"
+#include "core/enum_names.h"
+#include "core/pipeline.h"
 
 namespace fl::cli {
 
 namespace {
 
-std::string dashed(std::string key) {
-  std::replace(key.begin(), key.end(), '_', '-');
-  return "--" + key;
-}
+constexpr size_t kGutter = 22, kWidth = 92;  // --help: options in the gutter, text to column 92
 
-}  // namespace
-
-std::string usage() {
-  const AnalysisConfig layer = AnalysisConfig::for_demo(2), small = AnalysisConfig::for_demo(1);
-  return "usage: fusionlab [options]\n"
-         "Prints the lecture's four fusion demos, computed by the compiler core.\n\n" +
-         keys_usage(KeyGroup::Run) +
-         R"(  --json              one JSON object per demo instead of tables
-  --ablation          our compiler's ablation instead of the demos: each switch (fusion,
-                      inlining, matmul epilogues, attention matching, weight folding,
-                      CUDA Graphs) turned off alone, speed-up over eager
-  --rules             the fusion rules: for each kind of producer kernel and consumer,
-                      whether the consumer joins and when, or why not (--json: as data)
-  --emit STAGE        print the prefill (or --phase decode) graph after a stage:
-                      traced, match_attention, decompose, cse, constant_fold,
-                      simplify, fold_norm_weight, or kernels
-  --phase P           prefill or decode, for --emit (default prefill)
-  --sweep KEY         with --demo 2 or 3: the four partitions (and --compiler's kernels)
-                      at many values of KEY (tokens for prefill, kv_len for decode,
-                      or batch), log-spaced
-  --points N          points of the sweep (default 64)
-  --from A  --to B    the sweep's range (default 1 to the key's maximum)
-)" + "model (default " + layer.model_key + "; demo 1: " + small.model_key + " at T = " + std::to_string(small.tokens) +
-         "):\n" + keys_usage(KeyGroup::Model) + "workload:\n" + keys_usage(KeyGroup::Workload) + "hardware (default " +
-         layer.hardware_key + "):\n" + keys_usage(KeyGroup::Hardware);
-}
-
-namespace {
-
-int64_t sweep_number(const std::string& opt, const std::string& v) {
-  int64_t out = 0;
-  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (ec != std::errc() || end != v.data() + v.size() || v.empty())
-    throw UsageError(opt + ": must be an integer (got '" + v.substr(0, 40) + "')");
+// `text` broken at spaces into lines that fit beside the gutter; CLI11
+// indents each line after the first to the gutter.
+std::string wrapped(std::string_view text) {
+  constexpr size_t kLine = kWidth - kGutter;
+  std::string out;
+  size_t column = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find(' ', start), text.size());
+    const std::string_view word = text.substr(start, end - start);
+    if (column > 0 && column + 1 + word.size() > kLine) {
+      out += '\n';
+      column = 0;
+    } else if (column > 0) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+    start = end + 1;
+  }
   return out;
 }
 
+std::string group_title(KeyGroup g) {
+  const AnalysisConfig layer = AnalysisConfig::for_demo(2), small = AnalysisConfig::for_demo(1);
+  switch (g) {
+    case KeyGroup::Run: return "Options";
+    case KeyGroup::Model:
+      return "model (default " + layer.model_key + "; demo 1: " + small.model_key + " at T = " +
+             std::to_string(small.tokens) + ")";
+    case KeyGroup::Workload: return "workload";
+    case KeyGroup::Hardware: return "hardware (default " + layer.hardware_key + ")";
+  }
+  return "Options";
+}
+
+// --help as the project writes it: "--kv-heads N" and its text, one blank
+// line before each section.
+class HelpFormat : public CLI::Formatter {
+ public:
+  std::string make_usage(const CLI::App* app, std::string name) const override {
+    return CLI::Formatter::make_usage(app, std::move(name)) + "\n";
+  }
+  std::string make_group(std::string group, bool positional, std::vector<const CLI::Option*> opts) const override {
+    std::string out = group + ":\n";
+    for (const CLI::Option* opt : opts) out += make_option(opt, positional);
+    return out;
+  }
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    return opt->get_type_size() == 0 ? "" : " " + opt->get_type_name();
+  }
+};
+
+// A check that the value is one of `names`, listed in the option's text rather than beside its name.
+CLI::Validator one_of(std::vector<std::string> names) { return CLI::IsMember(std::move(names)).description(""); }
+
+template <class E, size_t N, class NameOf>
+std::vector<std::string> names_of(const E (&all)[N], NameOf name_of) {
+  std::vector<std::string> out;
+  for (E e : all) out.emplace_back(name_of(e));
+  return out;
+}
+
+// The command line as CLI11 reads it: the run's own options, then one option
+// per configuration key (core/config_keys.h), each in its section.
+struct CommandLine {
+  CLI::App app{"Prints the lecture's four fusion demos, computed by the compiler core.", "fusionlab"};
+  Options o;
+  std::vector<std::string> key_values = std::vector<std::string>(config_keys().size());
+  std::vector<CLI::Option*> key_options;
+  std::string sweep_key;
+  int64_t points = 0, from = 0, to = 0;
+  CLI::Option *points_option, *from_option, *to_option;
+
+  CommandLine() {
+    auto format = std::make_shared<HelpFormat>();
+    format->column_width(kGutter);
+    app.formatter(format);
+    add_key_options(KeyGroup::Run);
+    app.add_flag("--json", o.json, "one JSON object per demo instead of tables");
+    app.add_flag("--ablation", o.ablation,
+                 wrapped("our compiler's ablation instead of the demos: each switch (fusion, inlining, matmul "
+                         "epilogues, attention matching, weight folding, CUDA Graphs) turned off alone, speed-up "
+                         "over eager"));
+    app.add_flag("--rules", o.rules,
+                 wrapped("the fusion rules: for each kind of producer kernel and consumer, whether the consumer "
+                         "joins and when, or why not (--json: as data)"));
+    std::vector<std::string> stages = names_of(kStages, stage_name);
+    stages.push_back("kernels");
+    app.add_option("--emit", o.emit,
+                   wrapped("print the prefill (or --phase decode) graph after a stage: " + enum_names(kStages, stage_name) +
+                           ", or the fused kernels: kernels"))
+        ->type_name("STAGE")
+        ->check(one_of(stages));
+    app.add_option("--phase", o.phase, "prefill or decode, for --emit (default prefill)")
+        ->type_name("P")
+        ->check(one_of({"prefill", "decode"}));
+    app.add_option("--sweep", sweep_key,
+                       wrapped("with --demo 2 or 3: the four partitions (and --compiler's kernels) at many values of "
+                               "KEY (" + enum_names(kSweepKeys, sweep_key_name) + "), log-spaced"))
+            ->type_name("KEY")
+            ->check(one_of(names_of(kSweepKeys, sweep_key_name)));
+    points_option = app.add_option("--points", points, "points of the sweep (default 64)")->type_name("N");
+    from_option = app.add_option("--from", from, "the sweep's first value (default 1)")->type_name("A");
+    to_option = app.add_option("--to", to, "the sweep's last value (default the key's maximum)")->type_name("B");
+    for (KeyGroup g : {KeyGroup::Model, KeyGroup::Workload, KeyGroup::Hardware}) add_key_options(g);
+  }
+
+  void add_key_options(KeyGroup group) {
+    key_options.resize(key_values.size());
+    for (size_t i = 0; i < config_keys().size(); ++i) {
+      const ConfigKey& k = config_keys()[i];
+      if (k.group != group) continue;
+      key_options[i] = app.add_option(cli_flag(k.key), key_values[i], wrapped(key_usage(k)))
+                           ->type_name(std::string(k.metavar))
+                           ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+                           ->group(group_title(group));
+    }
+  }
+
+  // The options read, as the configuration's settings and the sweep's request.
+  void collect() {
+    for (const CLI::Option* opt : {points_option, from_option, to_option})
+      if (opt->count() > 0 && sweep_key.empty()) throw UsageError(opt->get_name() + ": only with --sweep");
+    for (size_t i = 0; i < key_options.size(); ++i)
+      if (key_options[i]->count() > 0) o.settings.push_back({std::string(config_keys()[i].key), key_values[i]});
+    if (!sweep_key.empty()) {
+      o.sweep = SweepRequest{};
+      o.sweep->key = *sweep_key_named(sweep_key);
+      if (points_option->count() > 0) o.sweep->points = static_cast<int>(std::clamp<int64_t>(points, -1, kMaxSweepPoints + 1));
+      if (from_option->count() > 0) o.sweep->from = from;
+      if (to_option->count() > 0) o.sweep->to = to;
+    }
+  }
+};
+
 }  // namespace
 
+std::string usage() { return CommandLine().app.help(); }
+
 Options parse_args(const std::vector<std::string>& args) {
-  Options o;
-  std::vector<std::pair<std::string, std::string>> pending_sweep;
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string opt = args[i], value;
-    bool inline_value = false;
-    if (auto eq = opt.find('='); opt.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = opt.substr(eq + 1);
-      opt = opt.substr(0, eq);
-      inline_value = true;
-    }
-    auto take = [&]() -> std::string {
-      if (inline_value) return value;
-      if (i + 1 >= args.size()) throw UsageError(opt + ": missing value");
-      return args[++i];
-    };
-    std::string key = opt.rfind("--", 0) == 0 ? opt.substr(2) : opt;
-    std::replace(key.begin(), key.end(), '-', '_');
-    auto keys = setting_keys();
-    if (opt == "--json") o.json = true;
-    else if (opt == "--ablation") o.ablation = true;
-    else if (opt == "--rules") o.rules = true;
-    else if (opt == "--help" || opt == "-h") o.help = true;
-    else if (opt == "--emit") o.emit = take();
-    else if (opt == "--sweep") {
-      const std::string name = take();
-      if (!o.sweep) o.sweep = SweepRequest{};
-      const std::optional<SweepKey> key = sweep_key_named(name);
-      if (!key) throw UsageError("--sweep: unknown key '" + name + "' (tokens, kv_len or batch)");
-      o.sweep->key = *key;
-    } else if (opt == "--points" || opt == "--from" || opt == "--to") {
-      const std::string v = take();
-      pending_sweep.push_back({opt, v});
-    }
-    else if (opt == "--phase") {
-      o.phase = take();
-      if (o.phase != "prefill" && o.phase != "decode") throw UsageError("--phase: must be prefill or decode");
-    } else if (opt.rfind("--", 0) == 0 && std::find(keys.begin(), keys.end(), key) != keys.end()) {
-      o.settings.push_back({key, take()});
-    } else {
-      throw UsageError(opt + ": unknown option (see --help)");
-    }
+  CommandLine line;
+  try {
+    line.app.parse(std::vector<std::string>(args.rbegin(), args.rend()));  // CLI11 takes them last first
+  } catch (const CLI::CallForHelp&) {
+    line.o.help = true;
+    return line.o;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
   }
-  for (const auto& [opt, v] : pending_sweep) {
-    if (!o.sweep) throw UsageError(opt + ": only with --sweep");
-    const int64_t n = sweep_number(opt, v);
-    if (opt == "--points") o.sweep->points = static_cast<int>(std::clamp<int64_t>(n, -1, kMaxSweepPoints + 1));
-    else if (opt == "--from") o.sweep->from = n;
-    else o.sweep->to = n;
-  }
+  line.collect();
+  Options& o = line.o;
   // Check every demo's configuration now, so that a bad option fails before anything prints.
   try {
     for (const auto& [key, v] : o.settings) {
@@ -111,7 +173,7 @@ Options parse_args(const std::vector<std::string>& args) {
     }
     for (int demo : o.demos) o.config_for(demo);
   } catch (const ConfigError& e) {
-    throw UsageError(dashed(e.field) + ": " + e.message(Lang::En));
+    throw UsageError(cli_flag(e.field) + ": " + e.message(Lang::En));
   }
   return o;
 }

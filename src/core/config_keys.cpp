@@ -152,30 +152,6 @@ void replace_all(std::string& s, std::string_view what, const std::string& with)
   for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + with.size())) s.replace(at, what.size(), with);
 }
 
-// "  --flag META" in a 22-column gutter, then `text` wrapped to 92 columns.
-std::string option_lines(const std::string& head, const std::string& text) {
-  constexpr size_t kGutter = 22, kWidth = 92;
-  std::string out = head.size() + 2 <= kGutter ? head + std::string(kGutter - head.size(), ' ') : head + "  ";
-  size_t column = out.size();
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string_view word(text.data() + start, end - start);
-    if (column + word.size() > kWidth && column > kGutter) {
-      out += "\n" + std::string(kGutter, ' ');
-      column = kGutter;
-    } else if (column > kGutter && out.back() != ' ') {
-      out += ' ';
-      ++column;
-    }
-    out += word;
-    column += word.size();
-    start = end + 1;
-  }
-  return out + "\n";
-}
-
 }  // namespace
 
 std::span<const ConfigKey> config_keys() { return kConfigKeys; }
@@ -203,18 +179,12 @@ std::string cli_flag(std::string_view key) {
   return out;
 }
 
-std::string keys_usage(KeyGroup group) {
-  const std::vector<Setting> defaults = all_values_of(AnalysisConfig::for_demo(2));
-  std::string out;
-  for (const ConfigKey& k : kConfigKeys) {
-    if (k.group != group) continue;
-    std::string text(k.usage);
-    replace_all(text, "{choices}", key_choices(k.key));
-    for (const auto& [key, value] : defaults)
-      if (key == k.key) replace_all(text, "{default}", value);
-    out += option_lines("  " + cli_flag(k.key) + " " + std::string(k.metavar), text);
-  }
-  return out;
+std::string key_usage(const ConfigKey& k) {
+  std::string text(k.usage);
+  replace_all(text, "{choices}", key_choices(k.key));
+  for (const auto& [key, value] : all_values_of(AnalysisConfig::for_demo(2)))
+    if (key == k.key) replace_all(text, "{default}", value);
+  return text;
 }
 
 }  // namespace fl

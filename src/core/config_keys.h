@@ -53,7 +53,7 @@ std::string key_choices(std::string_view key);
 // The command-line option of a key: "--kv-heads".
 std::string cli_flag(std::string_view key);
 
-// --help's lines for the keys of one group, wrapped to 92 columns.
-std::string keys_usage(KeyGroup group);
+// What --help says of a key, its choices and the default of demos 2 and 3 filled in.
+std::string key_usage(const ConfigKey& k);
 
 }  // namespace fl

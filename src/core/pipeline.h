@@ -11,6 +11,8 @@
 namespace fl {
 
 enum class Stage { Traced, MatchAttention, Decompose, Cse, ConstantFold, Simplify, FoldNormWeight };
+inline constexpr Stage kStages[] = {Stage::Traced,       Stage::MatchAttention, Stage::Decompose,     Stage::Cse,
+                                    Stage::ConstantFold, Stage::Simplify,       Stage::FoldNormWeight};
 inline constexpr Stage kLastStage = Stage::FoldNormWeight;
 std::string_view stage_name(Stage s);
 
