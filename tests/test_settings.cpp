@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/config_keys.h"
 #include "core/settings.h"
 
 using namespace fl;
@@ -96,4 +97,41 @@ TEST_CASE("a launch cost of -0 is 0") {
   CHECK_FALSE(std::signbit(c.hw.launch));
   for (const Setting& s : settings_of(c))
     if (s.first == "launch_us") CHECK(s.second == "0");
+}
+
+TEST_CASE("dtype sets the weights' dtype too, unless weights_dtype is given, in either order") {
+  const AnalysisConfig both = config_from_settings({{"dtype", "fp16"}});
+  CHECK(both.act == DType::FP16);
+  CHECK(both.weights == DType::FP16);
+  for (const std::vector<Setting>& s : {std::vector<Setting>{{"dtype", "fp32"}, {"weights_dtype", "fp8"}},
+                                        std::vector<Setting>{{"weights_dtype", "fp8"}, {"dtype", "fp32"}}}) {
+    const AnalysisConfig c = config_from_settings(s);
+    CHECK(c.act == DType::FP32);
+    CHECK(c.weights == DType::FP8);
+  }
+}
+
+TEST_CASE("every value a key lists as a choice is accepted, and what it lists not is refused by it") {
+  for (const ConfigKey& k : config_keys()) {
+    const std::string choices = key_choices(k.key);
+    for (size_t at = 0; at < choices.size();) {
+      const size_t end = std::min(choices.find(", ", at), choices.size());
+      const std::string value = choices.substr(at, end - at);
+      INFO(k.key << " = " << value);
+      CHECK_NOTHROW(config_from_settings({{std::string(k.key), value}}));
+      at = end + 2;
+    }
+  }
+  CHECK(field_of({{"dtype", "fp8"}}) == "dtype");  // fp8 stores weights only
+  CHECK(key_choices("dtype").find("fp8") == std::string::npos);
+  CHECK_NOTHROW(config_from_settings({{"weights_dtype", "fp8"}}));
+}
+
+TEST_CASE("every value of a configuration reads back as the same configuration") {
+  AnalysisConfig c = config_from_settings({{"model", "qwen2.5-7b"}, {"hardware", "mi300x"}, {"tokens", "77"}, {"kv_len", "999"},
+                                           {"batch", "3"}, {"weights_dtype", "fp8"}, {"launch_us", "2.5"}, {"layers", "all"}});
+  const std::vector<Setting> values = all_values_of(c);
+  CHECK(values.size() == config_keys().size() - 2);  // every key but the presets' names
+  const AnalysisConfig back = config_from_settings(values, c.demo);
+  CHECK(all_values_of(back) == values);
 }

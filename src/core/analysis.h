@@ -12,9 +12,10 @@
 
 namespace fl {
 
-// The dtypes a configuration chooses for activations and weights, in the order
-// --help and error messages list them.
-constexpr DType kConfigDTypes[] = {DType::BF16, DType::FP16, DType::FP8, DType::FP32};
+// The dtypes a configuration chooses, in the order --help and error messages
+// list them: fp8 stores weights only (the layer computes in 16 or 32 bits).
+constexpr DType kActDTypes[] = {DType::BF16, DType::FP16, DType::FP32};
+constexpr DType kWeightDTypes[] = {DType::BF16, DType::FP16, DType::FP8, DType::FP32};
 
 struct AnalysisConfig {
   int demo = 2;                          // 1..4

@@ -6,10 +6,12 @@
 // sidebar's labels come from here.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "core/analysis.h"
 #include "core/config.h"
 #include "core/i18n.h"
 
@@ -52,6 +54,19 @@ std::string key_choices(std::string_view key);
 
 // The command-line option of a key: "--kv-heads".
 std::string cli_flag(std::string_view key);
+
+// Sets the key's field of `c` from text; throws ConfigError naming the key
+// (unknown key, not a number, unknown choice). The ranges are checked later,
+// on the whole configuration (validate).
+void apply_key(AnalysisConfig& c, std::string_view key, const std::string& value);
+
+// The key's value in `c`, as text; none for the presets' names (model,
+// hardware), which a configuration holds as model_key and hardware_key.
+std::optional<std::string> key_value(const AnalysisConfig& c, std::string_view key);
+
+// The key that `key` also sets unless it is given too: dtype sets the weights'
+// dtype (as --dtype does); "" for every other key.
+std::string_view implied_key(std::string_view key);
 
 // What --help says of a key, its choices and the default of demos 2 and 3 filled in.
 std::string key_usage(const ConfigKey& k);

@@ -13,6 +13,7 @@
 namespace fl {
 
 enum class Lang { Zh, En };
+inline constexpr Lang kLangs[] = {Lang::Zh, Lang::En};
 
 // The language as URLs, the CLI and <html lang> spell it.
 constexpr std::string_view lang_key(Lang lang) { return lang == Lang::Zh ? "zh" : "en"; }

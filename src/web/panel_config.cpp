@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config_keys.h"
 #include "core/presets.h"
 #include "web/caption.h"
 #include "web/explain.h"
@@ -27,8 +28,6 @@ namespace fl::web {
 
 namespace {
 
-constexpr const char* kActDtypes[] = {"bf16", "fp16", "fp32"};  // fp8: weights only
-constexpr const char* kWeightDtypes[] = {"bf16", "fp16", "fp8", "fp32"};
 
 void tooltip(const std::string& text) {
   if (!ImGui::IsItemHovered()) return;
@@ -127,43 +126,26 @@ void number_input(State& state, const Workload& w, const char* key, const InputE
   if (unused) TextMuted(unused);
 }
 
-void dtype_input(State& state, const Workload& w, const char* key, const InputError& error) {
-  labelled(key, state.settings.lang, error, [&] {
-    const std::string current = w.Value(key);
-    const bool act = std::string(key) == "dtype";
-    const auto list = act ? std::span<const char* const>(kActDtypes) : std::span<const char* const>(kWeightDtypes);
-    auto choose = [&](const char* d) {
-      // "dtype" alone sets both (as --dtype does): keep the weights' choice.
-      if (act) EditConfig(state, {{"dtype", d}, {"weights_dtype", w.Value("weights_dtype")}});
-      else EditConfig(state, {{key, d}});
-    };
-    if (!ImGui::BeginCombo((std::string("##") + key).c_str(), current.c_str())) {
-      const int at = static_cast<int>(std::find(list.begin(), list.end(), current) - list.begin());
-      const int i = at < static_cast<int>(list.size()) ? at : -1;
-      if (const int next = Stepped(i, ComboWheelStep(), static_cast<int>(list.size())); next != i) choose(list[static_cast<size_t>(next)]);
-      RecordWidget(std::string("combo.") + key);
-      return;
-    }
-    for (const char* d : list)
-      if (ImGui::Selectable(d, current == d)) choose(d);
-    ImGui::EndCombo();
-  });
-}
-
-// A choice among an enum's keys (attention form, compiler): a combo the wheel steps.
+// A choice among an enum's keys (dtypes, attention form, compiler): a combo the wheel steps.
 void choice_input(State& state, const Workload& w, const char* key, const std::vector<std::string>& keys, const InputError& error) {
   labelled(key, state.settings.lang, error, [&] {
     const std::string current = w.Value(key);
+    // A key that also sets another (dtype, the weights' too) keeps that one, shown in its own field.
+    auto choose = [&](const std::string& value) {
+      Pairs edit{{key, value}};
+      if (std::string_view also = implied_key(key); !also.empty()) edit.emplace_back(also, w.Value(also));
+      EditConfig(state, edit);
+    };
     const int count = static_cast<int>(keys.size());
     if (!ImGui::BeginCombo((std::string("##") + key).c_str(), current.c_str())) {
       const int at = static_cast<int>(std::find(keys.begin(), keys.end(), current) - keys.begin());
       const int i = at < count ? at : -1;
-      if (const int next = Stepped(i, ComboWheelStep(), count); next != i) EditConfig(state, {{key, keys[static_cast<size_t>(next)]}});
+      if (const int next = Stepped(i, ComboWheelStep(), count); next != i) choose(keys[static_cast<size_t>(next)]);
       RecordWidget(std::string("combo.") + key);
       return;
     }
     for (const std::string& k : keys)
-      if (ImGui::Selectable(k.c_str(), current == k)) EditConfig(state, {{key, k}});
+      if (ImGui::Selectable(k.c_str(), current == k)) choose(k);
     ImGui::EndCombo();
   });
 }
@@ -214,8 +196,8 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
   number_input(state, w, "tokens", error);
   if (ViewDemo(state.settings.view) != 1) number_input(state, w, "kv_len", error);
   number_input(state, w, "batch", error);
-  dtype_input(state, w, "dtype", error);
-  dtype_input(state, w, "weights_dtype", error);
+  choice_input(state, w, "dtype", keys_of(kActDTypes, dtype_name), error);
+  choice_input(state, w, "weights_dtype", keys_of(kWeightDTypes, dtype_name), error);
   // How the layer writes attention, and which compiler's kernels follow the lecture's: demos 2 and 3
   // (the others keep the lecture's layer and rules).
   if (const int demo = ViewDemo(state.settings.view); demo == 2 || demo == 3) {

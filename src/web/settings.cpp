@@ -116,7 +116,7 @@ Pairs overlay(const Pairs& base, const Pairs& changes) {
   }
   for (const auto& [k, raw] : changes) {
     std::string v = k == "model" ? model_alias(raw) : raw;
-    if (k == "dtype" && !has_key(changes, "weights_dtype")) erase_key(out, "weights_dtype");  // as --dtype: both
+    if (std::string_view also = implied_key(k); !also.empty() && !has_key(changes, also)) erase_key(out, also);
     erase_key(out, k);
     // "custom" names no preset: the numbers that follow (or the current ones) stand.
     if ((k == "model" || k == "hardware") && v == "custom") continue;

@@ -402,6 +402,10 @@ test("the wheel over a closed dropdown steps through its list", async () => {
   await wheelOver("combo.compiler", 100);
   assert.equal((await stateWhen(page, (st) => st.compiler === "inductor")).compiler, "inductor");
   assert.match(new URL(page.url()).search, /compiler=inductor/);
+  // The activations' dtype steps from bf16 to fp16; the weights' own choice (fp8) stays.
+  await page.evaluate(() => fusionlab.setState({ weights_dtype: "fp8" }));
+  await wheelOver("combo.dtype", 100);
+  assert.equal((await stateWhen(page, (st) => st.dtype === "fp16")).weights_dtype, "fp8");
   // The ablation keeps the lecture's layer: no such control there.
   await page.evaluate(() => fusionlab.setState({ view: "ablation" }));
   await afterFrames(page, 3);
