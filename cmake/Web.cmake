@@ -25,6 +25,7 @@ function(fusionlab_wasm_target target)
   target_compile_options(${target} PRIVATE ${FUSIONLAB_WASM_FLAGS})
 endfunction()
 fusionlab_wasm_target(fusionlab_core)
+fusionlab_wasm_target(fusionlab_page)
 
 # [SECTION] Dear ImGui: from Debian's source package (scripts/fetch_imgui.sh,
 # cached in build/_deps), or any checkout given with -DIMGUI_DIR=<path>.
@@ -77,11 +78,11 @@ set(FUSIONLAB_GENERATED_DIR ${CMAKE_BINARY_DIR}/generated)
 file(WRITE ${FUSIONLAB_GENERATED_DIR}/shaders.h.tmp "${shader_header}")
 configure_file(${FUSIONLAB_GENERATED_DIR}/shaders.h.tmp ${FUSIONLAB_GENERATED_DIR}/shaders.h COPYONLY)
 
-# [SECTION] The page: src/web + the core -> site/app.js, site/app.wasm.
+# [SECTION] The page: src/web + src/page + the core -> site/app.js, site/app.wasm.
 file(GLOB FUSIONLAB_WEB_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/web/*.cpp)
 add_executable(fusionlab_web ${FUSIONLAB_WEB_SOURCES})
 target_include_directories(fusionlab_web PRIVATE ${FUSIONLAB_GENERATED_DIR})
-target_link_libraries(fusionlab_web PRIVATE fusionlab_core fusionlab_imgui)
+target_link_libraries(fusionlab_web PRIVATE fusionlab_page fusionlab_core fusionlab_imgui)
 target_compile_options(fusionlab_web PRIVATE -Wall -Wextra)
 fusionlab_wasm_target(fusionlab_web)
 set_target_properties(fusionlab_web PROPERTIES

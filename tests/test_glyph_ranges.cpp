@@ -6,7 +6,7 @@
 
 #include "core/i18n.h"
 #include "core/utf8.h"
-#include "web/glyph_ranges.h"
+#include "page/glyph_ranges.h"
 
 using namespace fl;
 using namespace fl::web;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "web/key_queue.h"
+#include "page/key_queue.h"
 
 using namespace fl::web;
 

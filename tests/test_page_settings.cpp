@@ -6,9 +6,9 @@
 
 #include "core/presets.h"
 #include "core/units.h"
-#include "web/field_labels.h"
-#include "web/number_drag.h"
-#include "web/settings.h"
+#include "page/field_labels.h"
+#include "page/number_drag.h"
+#include "page/settings.h"
 
 using namespace fl;
 using namespace fl::web;

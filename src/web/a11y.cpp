@@ -9,7 +9,7 @@
 #include "core/units.h"
 #include "web/caption.h"
 #include "web/explain.h"
-#include "web/field_labels.h"
+#include "page/field_labels.h"
 #include "web/panels.h"
 #include "web/widgets.h"
 

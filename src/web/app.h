@@ -3,7 +3,7 @@
 // views a dropdown; in embed mode a slim strip and the one view named in the URL.
 #pragma once
 
-#include "web/state.h"
+#include "page/state.h"
 
 namespace fl::web {
 

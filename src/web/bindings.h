@@ -1,7 +1,7 @@
 // window.fusionlab's C++ half (web/fusionlab.js wraps it into the public API).
 #pragma once
 
-#include "web/state.h"
+#include "page/state.h"
 
 namespace fl::web {
 

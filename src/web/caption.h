@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/presets.h"
-#include "web/settings.h"
+#include "page/settings.h"
 
 namespace fl::web {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "web/chart_renderer.h"
-#include "web/state.h"
+#include "page/state.h"
 
 namespace fl::web {
 

@@ -2,7 +2,7 @@
 
 #include <imgui.h>
 
-#include "web/glyph_ranges.h"
+#include "page/glyph_ranges.h"
 
 namespace fl::web {
 

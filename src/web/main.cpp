@@ -26,7 +26,7 @@
 #include "web/fonts.h"
 #include "web/keyboard_focus.h"
 #include "web/platform.h"
-#include "web/settings.h"
+#include "page/settings.h"
 #include "web/theme.h"
 #include "web/touch_scroll.h"
 

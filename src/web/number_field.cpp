@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "web/number_drag.h"
+#include "page/number_drag.h"
 #include "web/platform.h"
 #include "web/touch_scroll.h"
 

@@ -9,7 +9,7 @@
 #include "core/units.h"
 #include "web/explain.h"
 #include "web/export.h"
-#include "web/graph_layout.h"
+#include "page/graph_layout.h"
 #include "web/panels.h"
 #include "web/theme.h"
 #include "web/touch_scroll.h"

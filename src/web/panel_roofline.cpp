@@ -14,7 +14,7 @@
 #include "web/explain.h"
 #include "web/export.h"
 #include "web/panels.h"
-#include "web/roofline_arrows.h"
+#include "page/roofline_arrows.h"
 #include "web/theme.h"
 #include "web/widgets.h"
 

@@ -10,10 +10,10 @@
 #include "web/embed_layout.h"
 #include "web/explain.h"
 #include "web/export.h"
-#include "web/field_labels.h"
+#include "page/field_labels.h"
 #include "web/panels.h"
 #include "web/platform.h"
-#include "web/sweep_job.h"
+#include "page/sweep_job.h"
 #include "web/theme.h"
 #include "web/widgets.h"
 

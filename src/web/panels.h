@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/sweep.h"
-#include "web/state.h"
+#include "page/state.h"
 
 namespace fl::web {
 

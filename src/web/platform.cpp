@@ -9,7 +9,7 @@
 #include <emscripten.h>
 #include <imgui_impl_glfw.h>
 
-#include "web/key_queue.h"
+#include "page/key_queue.h"
 
 #include <cstdlib>
 

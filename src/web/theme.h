@@ -8,7 +8,7 @@
 
 #include "core/fusion.h"
 #include "core/partitions.h"
-#include "web/settings.h"
+#include "page/settings.h"
 
 namespace fl::web {
 

@@ -25,7 +25,7 @@
 #include "core/presets.h"
 #include "core/report_json.h"
 #include "core/settings.h"
-#include "web/settings.h"
+#include "page/settings.h"
 
 using nlohmann::json;
 using namespace fl;

@@ -21,7 +21,7 @@
 #include "core/presets.h"
 #include "core/settings.h"
 #include "fuzz_common.h"
-#include "web/settings.h"
+#include "page/settings.h"
 
 using namespace fl;
 using namespace fl::web;

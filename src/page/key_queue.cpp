@@ -1,4 +1,4 @@
-#include "web/key_queue.h"
+#include "page/key_queue.h"
 
 #include <algorithm>
 

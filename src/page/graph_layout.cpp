@@ -1,4 +1,4 @@
-#include "web/graph_layout.h"
+#include "page/graph_layout.h"
 
 #include <algorithm>
 #include <numeric>

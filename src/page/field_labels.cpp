@@ -1,4 +1,4 @@
-#include "web/field_labels.h"
+#include "page/field_labels.h"
 
 #include <vector>
 

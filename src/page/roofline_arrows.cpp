@@ -1,4 +1,4 @@
-#include "web/roofline_arrows.h"
+#include "page/roofline_arrows.h"
 
 #include <exception>
 

@@ -1,9 +1,9 @@
-#include "web/sweep_job.h"
+#include "page/sweep_job.h"
 
 #include <chrono>
 
 #include "core/settings.h"
-#include "web/settings.h"
+#include "page/settings.h"
 
 namespace fl::web {
 

@@ -1,4 +1,4 @@
-#include "web/settings.h"
+#include "page/settings.h"
 
 #include <algorithm>
 #include <cctype>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "web/state.h"
+#include "page/state.h"
 
 namespace fl::web {
 

@@ -5,7 +5,7 @@
 
 #include "core/compiled.h"
 #include "core/report.h"
-#include "web/settings.h"
+#include "page/settings.h"
 
 namespace fl::web {
 

@@ -1,4 +1,4 @@
-#include "web/glyph_ranges.h"
+#include "page/glyph_ranges.h"
 
 #include <algorithm>
 #include <iterator>

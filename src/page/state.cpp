@@ -1,9 +1,9 @@
-#include "web/state.h"
+#include "page/state.h"
 
 #include <chrono>
 #include <exception>
 
-#include "web/field_labels.h"
+#include "page/field_labels.h"
 
 namespace fl::web {
 

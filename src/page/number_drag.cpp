@@ -1,4 +1,4 @@
-#include "web/number_drag.h"
+#include "page/number_drag.h"
 
 #include <algorithm>
 #include <cmath>
