@@ -61,4 +61,19 @@ GraphLayout LayoutDag(const std::vector<std::vector<int>>& inputs) {
   return g;
 }
 
+StageLayout LayoutStage(const StageReport& st) {
+  StageLayout out;
+  int max_id = 0;
+  for (const GraphNodeReport& n : st.nodes) max_id = std::max(max_id, n.id);
+  out.index_of.assign(static_cast<size_t>(max_id) + 1, -1);
+  for (size_t i = 0; i < st.nodes.size(); ++i) out.index_of[static_cast<size_t>(st.nodes[i].id)] = static_cast<int>(i);
+  std::vector<std::vector<int>> inputs(st.nodes.size());
+  for (size_t i = 0; i < st.nodes.size(); ++i)
+    for (int in : st.nodes[i].inputs)
+      if (in >= 0 && in <= max_id && out.index_of[static_cast<size_t>(in)] >= 0)
+        inputs[i].push_back(out.index_of[static_cast<size_t>(in)]);
+  out.g = LayoutDag(inputs);
+  return out;
+}
+
 }  // namespace fl::web

@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "core/report.h"
+
 namespace fl::web {
 
 struct LayoutPos {
@@ -23,5 +25,12 @@ struct GraphLayout {
 // barycenter of their inputs' orders (a downward sweep, then an upward sweep
 // for the sources by their users' orders).
 GraphLayout LayoutDag(const std::vector<std::vector<int>>& inputs);
+
+// A stage's graph laid out: the layout of its nodes, and each node id's index in it.
+struct StageLayout {
+  GraphLayout g;
+  std::vector<int> index_of;  // node id -> index in the stage's nodes, -1 for none
+};
+StageLayout LayoutStage(const StageReport& stage);
 
 }  // namespace fl::web

@@ -7,23 +7,13 @@
 
 namespace fl::web {
 
-namespace {
-
-struct CacheKey {
-  int generation = -1;
-  bool decode = false;
-  int partition = -1;
-  bool operator==(const CacheKey&) const = default;
-};
-
-}  // namespace
-
-const RooflineArrows& ArrowsFor(const State& state, bool decode, int partition) {
-  static CacheKey cached;
-  static RooflineArrows arrows;
-  const CacheKey key{state.results_generation, decode, partition};
-  if (key == cached) return arrows;
-  cached = key;
+const RooflineArrows& ArrowsFor(State& state, bool decode, int partition) {
+  RooflineArrowsCache& cache = state.caches.arrows;
+  RooflineArrows& arrows = cache.arrows;
+  if (cache.generation == state.results_generation && cache.decode == decode && cache.partition == partition) return arrows;
+  cache.generation = state.results_generation;
+  cache.decode = decode;
+  cache.partition = partition;
   arrows = {};
   const auto id = static_cast<PartitionId>(partition);
   if (id != PartitionId::Fused && id != PartitionId::FusedFlash) return arrows;

@@ -6,6 +6,7 @@
 #include "core/compiled.h"
 #include "core/report.h"
 #include "page/settings.h"
+#include "page/view_caches.h"
 
 namespace fl::web {
 
@@ -37,6 +38,7 @@ struct State {
   std::string ablation_error;
   std::string url_warning;                // URL values that were ignored
   std::string throw_next_frame;           // tests: the next frame throws this
+  ViewCaches caches;                      // what the views keep between frames
 };
 
 // Settings from the URL query over the defaults (language: the query's, else

@@ -71,7 +71,7 @@ std::string key_of(const State& state) {
   const ExplainState& e = Explain();
   return ViewCaption(s) + "|" + std::to_string(state.results_generation) + "|" + std::to_string(s.partition) + "|" +
          std::to_string(e.phase) + "|" + std::to_string(e.stage) + "|" +
-         (s.view == View::Sweep ? std::to_string(ShownSweepCount()) : "");
+         (s.view == View::Sweep ? std::to_string(state.caches.sweep.ShownCount()) : "");
 }
 
 }  // namespace
@@ -98,17 +98,16 @@ std::vector<TextTable> ViewTables(const State& state) {
       return {kernels_table(ph.title + " · " + ph.partitions[i].name, ph.partitions[i].kernels, lang)};
     }
     case View::Sweep:
-      if (const Sweep* sweep = ShownSweep()) return {sweep_table(*sweep, lang)};
+      if (const Sweep* sweep = ShownSweep(state)) return {sweep_table(*sweep, lang)};
       return {};
   }
   return {};
 }
 
-void SyncAccessibility(const State& state) {
-  static std::string last;
+void SyncAccessibility(State& state) {
   std::string key = key_of(state);
-  if (key == last) return;
-  last = std::move(key);
+  if (key == state.caches.accessible_view) return;
+  state.caches.accessible_view = std::move(key);
   nlohmann::json tables = nlohmann::json::array();
   for (const TextTable& t : ViewTables(state))
     tables.push_back({{"caption", t.caption}, {"headers", t.headers}, {"rows", t.rows}});

@@ -21,6 +21,6 @@ std::vector<TextTable> ViewTables(const State& state);
 
 // Each frame: gives the canvas its name and the DOM its tables when the view,
 // its results or the language changed since the last call.
-void SyncAccessibility(const State& state);
+void SyncAccessibility(State& state);
 
 }  // namespace fl::web

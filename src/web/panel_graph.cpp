@@ -36,33 +36,18 @@ ImU32 GraphKernelColor(int k) {
 
 namespace {
 
-struct Layout {
-  const StageReport* stage = nullptr;
-  size_t node_count = 0;
-  GraphLayout g;
-  std::vector<int> index_of;  // node id -> index in stage->nodes
-};
-
-Layout& layout_for(const StageReport& st) {
-  static Layout cache;
-  if (cache.stage == &st && cache.node_count == st.nodes.size()) return cache;
-  cache.stage = &st;
-  cache.node_count = st.nodes.size();
-  int max_id = 0;
-  for (const GraphNodeReport& n : st.nodes) max_id = std::max(max_id, n.id);
-  cache.index_of.assign(static_cast<size_t>(max_id) + 1, -1);
-  for (size_t i = 0; i < st.nodes.size(); ++i) cache.index_of[static_cast<size_t>(st.nodes[i].id)] = static_cast<int>(i);
-  std::vector<std::vector<int>> inputs(st.nodes.size());
-  for (size_t i = 0; i < st.nodes.size(); ++i)
-    for (int in : st.nodes[i].inputs)
-      if (in >= 0 && in <= max_id && cache.index_of[static_cast<size_t>(in)] >= 0)
-        inputs[i].push_back(cache.index_of[static_cast<size_t>(in)]);
-  cache.g = LayoutDag(inputs);
-  return cache;
+const StageLayout& layout_for(State& state, int stage, const StageReport& st) {
+  GraphViewCache& cache = state.caches.graph;
+  if (cache.generation != state.results_generation || cache.stage != stage) {
+    cache.generation = state.results_generation;
+    cache.stage = stage;
+    cache.layout = LayoutStage(st);
+  }
+  return cache.layout;
 }
 
 // The kernel whose output a node's value is: a view is its input's.
-int effective_kernel(const StageReport& st, const Layout& L, int index) {
+int effective_kernel(const StageReport& st, const StageLayout& L, int index) {
   for (int guard = 0; guard < 64 && index >= 0; ++guard) {
     const GraphNodeReport& n = st.nodes[static_cast<size_t>(index)];
     if (!n.view()) return n.kernel;
@@ -92,8 +77,9 @@ void DrawGraphPanel(State& state, ImVec2 size) {
   ExplainState& e = Explain();
   if (r.stages.empty()) return;
   const bool fused = e.stage == kFusedStage;
-  const StageReport& st = r.stages[static_cast<size_t>(std::min<int>(e.stage, static_cast<int>(r.stages.size()) - 1))];
-  const Layout& L = layout_for(st);
+  const int stage = std::min<int>(e.stage, static_cast<int>(r.stages.size()) - 1);
+  const StageReport& st = r.stages[static_cast<size_t>(stage)];
+  const StageLayout& L = layout_for(state, stage, st);
   const int selected_kernel = state.settings.kernel;
 
   size.x = std::max(size.x, 100.0f);
@@ -109,7 +95,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
   // Camera: the whole graph when it opens, when asked (zoom 0, the Fit
   // button) or when the stage changed; "1:1" shows labels at full size from
   // the inputs on (zoom -1), to pan along the layer.
-  static int fitted_stage = -1;
+  int& fitted_stage = state.caches.graph.fitted_stage;
   const float gw = static_cast<float>(L.g.layers) * kLayerGap, gh = static_cast<float>(L.g.widest) * kRowGap;
   if (e.zoom == 0 || fitted_stage != e.stage) {
     e.zoom = std::clamp(std::min({size.x / gw, size.y / gh, 1.0f}), 0.05f, 1.0f);

@@ -104,18 +104,12 @@ std::string partitions_csv(const PhaseReport& r) {
 // top in a lighter shade. A whole model has thousands of kernels: the chart
 // (and its legend) is built once per result, not per frame, and drawn as one
 // instanced batch by the chart renderer.
-struct KernelChartCache {
-  const PartitionReport* partition = nullptr;
-  int generation = -1;
-  BarChart chart;
-  std::vector<KernelKind> kinds;
-};
-
-const KernelChartCache& kernel_chart(const PartitionReport& p, int generation) {
-  static KernelChartCache cache;
-  if (cache.partition == &p && cache.generation == generation) return cache;
-  cache.partition = &p;
-  cache.generation = generation;
+const KernelChartCache& kernel_chart(State& state, const PartitionReport& p, bool decode, int partition) {
+  KernelChartCache& cache = state.caches.kernel_chart;
+  if (cache.generation == state.results_generation && cache.decode == decode && cache.partition == partition) return cache;
+  cache.generation = state.results_generation;
+  cache.decode = decode;
+  cache.partition = partition;
   cache.chart = BarChart{};
   cache.chart.format_value = format_time_axis;
   const double overhead = overhead_per_kernel(p);
@@ -223,7 +217,7 @@ void DrawPhasePanel(State& state) {
   const float kernels_w = stacked ? avail : (avail - gap) * 0.68f;
   ImGui::BeginGroup();  // the exported figure: both charts and the legend
   ImGui::BeginGroup();
-  const KernelChartCache& cache = kernel_chart(p, state.results_generation);
+  const KernelChartCache& cache = kernel_chart(state, p, decode, chosen);
   draw_kernel_chart(p, cache, chosen + 1, kernels_w, height, lang);
   ImGui::EndGroup();
   if (!stacked) ImGui::SameLine(0, gap);

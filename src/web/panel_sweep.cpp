@@ -24,11 +24,6 @@ namespace {
 constexpr ImGuiID kSweepChart = 0x6A7A0004u;
 constexpr double kFrameBudgetMs = 12;  // computing per frame: the page stays responsive
 
-SweepJob& Job() {
-  static SweepJob job;
-  return job;
-}
-
 // The sizes a phase can sweep: its own (T or S), then the batch.
 std::vector<SweepKey> keys_of(bool decode) {
   return {decode ? SweepKey::KvLen : SweepKey::Tokens, SweepKey::Batch};
@@ -225,8 +220,10 @@ void point_tooltip(const Sweep& s, const SweepPoint& p, bool bytes, Lang lang) {
 
 }  // namespace
 
-const Sweep* ShownSweep() { return Job().HasShown() ? &Job().Shown() : nullptr; }
-int ShownSweepCount() { return Job().ShownCount(); }
+const Sweep* ShownSweep(const State& state) {
+  const SweepJob& job = state.caches.sweep;
+  return job.HasShown() ? &job.Shown() : nullptr;
+}
 
 void DrawSweepPanel(State& state) {
   const Lang lang = state.settings.lang;
@@ -237,7 +234,7 @@ void DrawSweepPanel(State& state) {
   draw_controls(decode, lang);
   const SweepKey key = chosen_key(decode);
   const AnalysisConfig config = MakeAnalysisConfig(state.settings, decode ? 3 : 2);
-  SweepJob& job = Job();
+  SweepJob& job = state.caches.sweep;
   job.Advance(config, key, kFrameBudgetMs, state.compiler);
   if (job.Busy()) {
     ImGui::SameLine(0, ImGui::GetFontSize());

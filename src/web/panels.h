@@ -22,8 +22,7 @@ ImU32 GraphKernelColor(int kernel);              // the graph's colour for a fus
 void DrawRooflinePanel(State& state);  // demos 2/3: each kernel of a partition on the roofline
 void DrawTimelinePanel(State& state);  // demos 2/3: a partition's kernels on a time axis
 void DrawSweepPanel(State& state);     // demos 2/3: the four partitions against T, S or the batch
-const Sweep* ShownSweep();             // the sweep view's last complete sweep, if any
-int ShownSweepCount();                 // how many sweeps have been shown (a new one: another count)
+const Sweep* ShownSweep(const State& state);  // the sweep view's last complete sweep, if any
 
 // The roofline's and timeline's prefill/decode and partition choosers; the phase shown.
 const PhaseReport& DrawPhaseChooser(State& state);
