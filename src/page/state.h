@@ -5,6 +5,7 @@
 
 #include "core/compiled.h"
 #include "core/report.h"
+#include "page/explain_state.h"
 #include "page/settings.h"
 #include "page/view_caches.h"
 
@@ -26,6 +27,7 @@ struct Results {
 
 struct State {
   Settings settings;
+  ExplainState explain;  // the explain views' stage, phase, toggles and camera
   Settings computed;  // the settings `results` were last computed for
   Results results;
   PhaseCompiler compiler;  // prefill's and decode's graphs, compiled for the last configuration

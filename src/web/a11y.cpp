@@ -68,8 +68,8 @@ TextTable sweep_table(const Sweep& s, Lang lang) {
 // What the tables depend on, cheap to compare every frame.
 std::string key_of(const State& state) {
   const Settings& s = state.settings;
-  const ExplainState& e = Explain();
-  return ViewCaption(s) + "|" + std::to_string(state.results_generation) + "|" + std::to_string(s.partition) + "|" +
+  const ExplainState& e = state.explain;
+  return ViewCaption(state) + "|" + std::to_string(state.results_generation) + "|" + std::to_string(s.partition) + "|" +
          std::to_string(e.phase) + "|" + std::to_string(e.stage) + "|" +
          (s.view == View::Sweep ? std::to_string(state.caches.sweep.ShownCount()) : "");
 }
@@ -92,7 +92,7 @@ std::vector<TextTable> ViewTables(const State& state) {
     }
     case View::Roofline:
     case View::Timeline: {
-      const PhaseReport& ph = ExplainDecode(s) ? r.decode : r.prefill;
+      const PhaseReport& ph = ExplainDecode(s, state.explain) ? r.decode : r.prefill;
       if (ph.partitions.empty()) return {};
       const size_t i = static_cast<size_t>(std::clamp(s.partition, 0, static_cast<int>(ph.partitions.size()) - 1));
       return {kernels_table(ph.title + " · " + ph.partitions[i].name, ph.partitions[i].kernels, lang)};
@@ -111,7 +111,7 @@ void SyncAccessibility(State& state) {
   nlohmann::json tables = nlohmann::json::array();
   for (const TextTable& t : ViewTables(state))
     tables.push_back({{"caption", t.caption}, {"headers", t.headers}, {"rows", t.rows}});
-  const nlohmann::json j = {{"name", ViewCaption(state.settings)}, {"tables", tables}};
+  const nlohmann::json j = {{"name", ViewCaption(state)}, {"tables", tables}};
   js_set_accessible_view(j.dump().c_str());
 }
 

@@ -106,7 +106,7 @@ void DrawApp(State& state, AppUi& ui) {
   ImGui::Begin("Fusion Lab", nullptr, flags);
   HideExportButtons(state.settings.hide_buttons);
   SetEmbedLayout(state.settings.embed);
-  SetFigureTitle(ViewCaption(state.settings));
+  SetFigureTitle(ViewCaption(state));
   if (state.settings.embed) {
     DrawEmbedStrip(state);
     recompute_if_needed(state);

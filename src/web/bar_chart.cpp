@@ -10,10 +10,6 @@ namespace fl::web {
 
 namespace {
 
-ChartRenderer* g_renderer = nullptr;
-
-ChartRenderer& renderer() { return SharedChartRenderer(); }
-
 double total(const Bar& b) {
   double sum = 0;
   for (const BarSegment& s : b.segments) sum += s.value;
@@ -58,20 +54,6 @@ struct Canvas {
 };
 
 }  // namespace
-
-ChartRenderer& SharedChartRenderer() {
-  if (!g_renderer) {
-    g_renderer = new ChartRenderer;
-    g_renderer->Init();
-  }
-  return *g_renderer;
-}
-
-void ResetSharedChartRenderer() {
-  // Deliberately leaked: its destructor would delete GL names of the lost
-  // context. A few hundred bytes per context loss.
-  g_renderer = nullptr;
-}
 
 BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -172,7 +154,7 @@ BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
   }
 
   const ImTextureID texture =
-      renderer().Render(ImGui::GetID(id), static_cast<int>(std::lround(size.x * canvas.scale)),
+      Charts().Render(ImGui::GetID(id), static_cast<int>(std::lround(size.x * canvas.scale)),
                         static_cast<int>(std::lround(size.y * canvas.scale)), Colors().chart_background, canvas.quads);
   draw->AddImage(texture, origin, ImVec2(origin.x + size.x, origin.y + size.y));
 

@@ -16,12 +16,6 @@ struct BarChartInput {
   bool clicked = false;
 };
 
-class ChartRenderer;
-// The renderer every bar chart draws with (created on first use).
-ChartRenderer& SharedChartRenderer();
-// After a lost WebGL context was restored: drops the renderer (its GL names
-// belong to the lost context) so the next chart creates a new one.
-void ResetSharedChartRenderer();
 
 // Draws the chart as one widget of `size` (CSS pixels) at the cursor.
 BarChartInput DrawBarChart(const char* id, const BarChart& chart, ImVec2 size);

@@ -127,6 +127,7 @@ std::string messages(const std::string&) { return messages_json(); }
 }  // namespace
 
 void BindApi(State& state) { g_state = &state; }
+State* BoundState() { return g_state; }
 
 EMSCRIPTEN_BINDINGS(fusionlab_api) {
   emscripten::function("apiAnalyze", &guarded_call<analyze_json>);

@@ -5,7 +5,9 @@
 
 namespace fl::web {
 
-// Gives the JS API the page's state to read and edit.
+// Gives the JS API (and the tests' hooks, web/explain.h) the page's state to
+// read and edit: the one way from a JS call to the state.
 void BindApi(State& state);
+State* BoundState();  // null before BindApi
 
 }  // namespace fl::web

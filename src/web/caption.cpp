@@ -12,7 +12,8 @@ std::string ModelLabel(const ModelPreset& m, Lang lang) {
   return tr(Text::UiPresetSmall, lang, {std::to_string(m.layer.d), std::to_string(m.layer.H)});
 }
 
-std::string ViewCaption(const Settings& s) {
+std::string ViewCaption(const State& state) {
+  const Settings& s = state.settings;
   const Lang lang = s.lang;
   const AnalysisConfig& c = ActiveWorkload(s).config;
   std::string line = std::string("Fusion Lab · ") + Tx(ViewTitle(s.view), lang) + " · ";
@@ -21,7 +22,7 @@ std::string ViewCaption(const Settings& s) {
     line += "d=" + std::to_string(c.model.d) + " H=" + std::to_string(c.model.H) + " G=" + std::to_string(c.model.G) +
             " dh=" + std::to_string(c.model.dh) + " f=" + std::to_string(c.model.f);
   if (c.whole_model) line += " (" + tr(Text::UiWholeModel, lang, {std::to_string(c.layers)}) + ")";
-  const Phases phases = ShownPhases(s);
+  const Phases phases = ShownPhases(s, state.explain);
   line += phases == Phases::Decode ? " · S = " + fmt_count(static_cast<double>(c.kv_len)) : " · T = " + fmt_count(static_cast<double>(c.tokens));
   if (phases != Phases::Both && c.batch != 1) line += " · B = " + fmt_count(static_cast<double>(c.batch));
   if (c.traced_attention() != AttentionForm::Lecture)  // the lecture's layer goes unnamed, as in the seed

@@ -5,11 +5,11 @@
 #include <string>
 
 #include "core/presets.h"
-#include "page/settings.h"
+#include "page/state.h"
 
 namespace fl::web {
 
-std::string ViewCaption(const Settings& s);
+std::string ViewCaption(const State& state);
 
 // A model preset as the page names it (the small layer by what it is).
 std::string ModelLabel(const ModelPreset& m, Lang lang);

@@ -1,5 +1,7 @@
 #include "web/chart_renderer.h"
 
+#include <memory>
+
 #include <cstddef>
 #include <cstdio>
 
@@ -40,6 +42,13 @@ GLuint compile(GLenum type, const char* source) {
 
 }  // namespace
 
+void ChartRenderer::ForgetLostContext() {
+  targets_.clear();
+  program_ = vertex_array_ = corner_buffer_ = instance_buffer_ = 0;
+  segment_program_ = segment_vertex_array_ = segment_buffer_ = 0;
+}
+
+// Deleting the name 0 does nothing: a renderer that forgot a lost context deletes none.
 ChartRenderer::~ChartRenderer() {
   for (auto& [id, t] : targets_) {
     glDeleteFramebuffers(1, &t.framebuffer);
@@ -207,6 +216,23 @@ ImTextureID ChartRenderer::Render(ImGuiID id, int width, int height, ImU32 backg
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(t.texture));
+}
+
+namespace {
+std::unique_ptr<ChartRenderer> g_charts;
+}  // namespace
+
+ChartRenderer& Charts() {
+  if (!g_charts) {
+    g_charts = std::make_unique<ChartRenderer>();
+    g_charts->Init();
+  }
+  return *g_charts;
+}
+
+void ChartsLostContext() {
+  if (g_charts) g_charts->ForgetLostContext();
+  g_charts.reset();
 }
 
 }  // namespace fl::web

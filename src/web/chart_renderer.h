@@ -41,6 +41,10 @@ class ChartRenderer {
   // Compiles the shaders; false (with a message on stderr) if that fails.
   bool Init();
 
+  // The WebGL context was lost: its GL names are gone with it. Forgets them,
+  // so that the destructor deletes none.
+  void ForgetLostContext();
+
   // Draws `quads` over `background` into the chart `id`'s texture, sized
   // width × height pixels, and returns the texture for ImGui::Image.
   ImTextureID Render(ImGuiID id, int width, int height, ImU32 background, const std::vector<Quad>& quads);
@@ -61,5 +65,12 @@ class ChartRenderer {
   GLint segment_viewport_uniform_ = -1;
   std::unordered_map<ImGuiID, Target> targets_;
 };
+
+// The renderer every chart draws with (bar charts, graph, roofline, timeline,
+// sweep: each into its own target), created on first use.
+ChartRenderer& Charts();
+// After a lost WebGL context was restored: drops the renderer (its GL names
+// belonged to the lost context) so that the next chart creates a new one.
+void ChartsLostContext();
 
 }  // namespace fl::web

@@ -12,9 +12,13 @@ constexpr float kFontSizeCss = 15.0f;
 
 }  // namespace
 
-ImFont* g_mono = nullptr;
+// The atlas's fonts, in the order Update adds them: the page's, then the monospace one.
+constexpr int kMonoFontIndex = 1;
 
-ImFont* MonoFont() { return g_mono; }
+ImFont* MonoFont() {
+  const ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  return atlas->Fonts.Size > kMonoFontIndex ? atlas->Fonts[kMonoFontIndex] : nullptr;
+}
 
 bool Fonts::Update(float pixel_ratio, Lang lang) {
   if (pixel_ratio == pixel_ratio_ && lang == lang_) return false;
@@ -47,7 +51,7 @@ bool Fonts::Update(float pixel_ratio, Lang lang) {
   mono.OversampleH = 1;
   mono.OversampleV = 1;
   mono.PixelSnapH = true;
-  g_mono = io.Fonts->AddFontDefault(&mono);
+  io.Fonts->AddFontDefault(&mono);
   io.Fonts->Build();
   io.FontGlobalScale = 1.0f / pixel_ratio;
   return true;

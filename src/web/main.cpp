@@ -102,12 +102,11 @@ void end_frame() {
 // After a lost WebGL context came back: every GL name is gone. ImGui's
 // backend starts over (1.86's DestroyDeviceObjects keeps its buffer sizes, so
 // a full shutdown); it recreates its objects and the font texture on the next
-// NewFrame. The chart renderer is created anew on first use.
+// NewFrame. The charts' renderer is created anew on first use.
 void recreate_gl_resources() {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplOpenGL3_Init("#version 300 es");
-  ResetSharedChartRenderer();
-  ResetExplainRenderer();
+  ChartsLostContext();
 }
 
 // A frame cut short by an exception: close what it opened, so the next frame
@@ -137,11 +136,11 @@ void draw_frame(App& app) {
   // to render one).
   if (app.frame == 0) ImGui::EndFrame();
   else end_frame();
-  if (app.state.settings != app.url_settings || !(Explain() == app.url_explain)) {
+  if (app.state.settings != app.url_settings || !(app.state.explain == app.url_explain)) {
     app.url_settings = app.state.settings;
-    app.url_explain = Explain();
+    app.url_explain = app.state.explain;
     auto pairs = SettingsPairs(app.url_settings);
-    for (auto& pair : ExplainPairs(app.url_settings)) pairs.push_back(std::move(pair));
+    for (auto& pair : ExplainPairs(app.url_settings, app.url_explain)) pairs.push_back(std::move(pair));
     std::string query = FormatQuery(pairs);
     if (query != app.url_query) ReplaceUrlQuery(app.url_query = query);
     SetDocumentLanguage(std::string(lang_key(app.url_settings.lang)));
@@ -205,14 +204,14 @@ int main() {
   WatchInput();
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
-  InitState(app.state, TakeExplainKeys(UrlQuery()), BrowserLanguage());
+  InitState(app.state, TakeExplainKeys(UrlQuery(), app.state.explain), BrowserLanguage());
   app.url_settings = app.state.settings;
+  app.url_explain = app.state.explain;
   auto pairs = SettingsPairs(app.url_settings);
-  for (auto& pair : ExplainPairs(app.url_settings)) pairs.push_back(std::move(pair));
+  for (auto& pair : ExplainPairs(app.url_settings, app.url_explain)) pairs.push_back(std::move(pair));
   ReplaceUrlQuery(app.url_query = FormatQuery(pairs));
   SetDocumentLanguage(std::string(lang_key(app.url_settings.lang)));
   BindApi(app.state);
-  BindExplain(app.state);
   // The first two frames at once, not at the next two animation frames.
   frame(&app);
   frame(&app);

@@ -92,7 +92,7 @@ void offer_soft_input(const char* key, const std::string& value, double scale, b
 // resets it to its preset value. A number the view does not use (T in
 // decode, S in prefill) is disabled, with a note saying why.
 void number_input(State& state, const Workload& w, const char* key, const InputError& error) {
-  const Phases phases = ShownPhases(state.settings);
+  const Phases phases = ShownPhases(state.settings, state.explain);
   const Lang lang = state.settings.lang;
   const char* unused = std::string_view(key) == "tokens" && phases == Phases::Decode   ? Tx(Text::UiUnusedInDecode, lang)
                        : std::string_view(key) == "kv_len" && phases == Phases::Prefill ? Tx(Text::UiUnusedInPrefill, lang)

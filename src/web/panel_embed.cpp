@@ -11,7 +11,7 @@ namespace fl::web {
 void DrawEmbedStrip(State& state) {
   Settings& s = state.settings;
   const Lang lang = s.lang;
-  const std::string line = ViewCaption(s);
+  const std::string line = ViewCaption(state);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(line.c_str());
   const char* toggle = Tx(Text::UiLanguage, lang);

@@ -74,7 +74,7 @@ constexpr ImGuiID kGraphChart = 0x6A7A0001u;
 void DrawGraphPanel(State& state, ImVec2 size) {
   const KernelsReport& r = state.results.kernels;
   const Lang lang = state.settings.lang;
-  ExplainState& e = Explain();
+  ExplainState& e = state.explain;
   if (r.stages.empty()) return;
   const bool fused = e.stage == kFusedStage;
   const int stage = std::min<int>(e.stage, static_cast<int>(r.stages.size()) - 1);
@@ -221,7 +221,7 @@ void DrawGraphPanel(State& state, ImVec2 size) {
     quads.push_back({(a.x + bw) * scale, (a.y + bw) * scale, (b.x - bw) * scale, (b.y - bw) * scale, fill,
                      std::max(0.0f, rad - bw) * scale});
   }
-  const ImTextureID tex = ExplainRenderer().Render(kGraphChart, static_cast<int>(std::lround(size.x * scale)),
+  const ImTextureID tex = Charts().Render(kGraphChart, static_cast<int>(std::lround(size.x * scale)),
                                                    static_cast<int>(std::lround(size.y * scale)), Colors().chart_background,
                                                    quads, segments);
   ImDrawList* draw = ImGui::GetWindowDrawList();

@@ -112,7 +112,7 @@ void draw_changes(const StageReport& st, int stage, const KernelsReport& r, cons
 void DrawPassesPanel(State& state) {
   const KernelsReport& r = state.results.kernels;
   const Lang lang = state.settings.lang;
-  ExplainState& e = Explain();
+  ExplainState& e = state.explain;
   if (r.stages.empty()) {
     TextMuted(Tx(Text::UiSelectKernel, lang));
     return;

@@ -39,14 +39,14 @@ std::string PartitionCsv(const PartitionReport& p) {
 // Phase and partition choosers shared by the roofline and the timeline.
 const PhaseReport& DrawPhaseChooser(State& state) {
   const Lang lang = state.settings.lang;
-  ExplainState& e = Explain();
-  bool decode = ExplainDecode(state.settings);
+  ExplainState& e = state.explain;
+  bool decode = ExplainDecode(state.settings, state.explain);
   if (ImGui::RadioButton(Tx(Text::UiTabPrefill, lang), !decode)) e.phase = 0;
   RecordWidget("phase.prefill");
   ImGui::SameLine();
   if (ImGui::RadioButton(Tx(Text::UiTabDecode, lang), decode)) e.phase = 1;
   RecordWidget("phase.decode");
-  decode = ExplainDecode(state.settings);
+  decode = ExplainDecode(state.settings, state.explain);
   EnsurePhaseReports(state, decode);
   const PhaseReport& ph = decode ? state.results.decode : state.results.prefill;
   int& part = state.settings.partition;
@@ -78,13 +78,13 @@ void DrawRooflinePanel(State& state) {
   const Hardware& hw = ph.config.hw;
   int& selected = state.settings.kernel;
   if (selected >= static_cast<int>(p.kernels.size())) selected = -1;
-  ExplainState& e = Explain();
+  ExplainState& e = state.explain;
   ImGui::SameLine();
   ImGui::Checkbox(Tx(Text::UiRooflineArrows, lang), &e.arrows);
   RecordWidget("roofline.arrows");
   static const RooflineArrows kNoArrows;
   const RooflineArrows& arrows =
-      e.arrows ? ArrowsFor(state, ExplainDecode(state.settings), state.settings.partition) : kNoArrows;
+      e.arrows ? ArrowsFor(state, ExplainDecode(state.settings, state.explain), state.settings.partition) : kNoArrows;
 
   DrawExportRow("roofline_export", [&] { return PartitionCsv(p); }, "roofline.figure", [&] { return to_json(ph); }, "fusionlab-roofline", lang);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -190,7 +190,7 @@ void DrawRooflinePanel(State& state) {
     quads.push_back({(x - r) * s, (y - r) * s, (x + r) * s, (y + r) * s, c, r * s});
   }
   if (clicked) selected = hover >= 0 && hover != selected ? hover : -1;
-  const ImTextureID tex = ExplainRenderer().Render(kRooflineChart, static_cast<int>(std::lround(size.x * s)),
+  const ImTextureID tex = Charts().Render(kRooflineChart, static_cast<int>(std::lround(size.x * s)),
                                                    static_cast<int>(std::lround(size.y * s)), Colors().chart_background, quads, segs);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));

@@ -29,8 +29,8 @@ std::vector<SweepKey> keys_of(bool decode) {
   return {decode ? SweepKey::KvLen : SweepKey::Tokens, SweepKey::Batch};
 }
 
-SweepKey chosen_key(bool decode) {
-  const int i = Explain().sweep_key;
+SweepKey chosen_key(const ExplainState& e, bool decode) {
+  const int i = e.sweep_key;
   const std::vector<SweepKey> keys = keys_of(decode);
   if (i >= 0 && std::find(keys.begin(), keys.end(), kSweepKeys[i]) != keys.end()) return kSweepKeys[i];
   return keys.front();
@@ -58,9 +58,8 @@ std::string sweep_csv(const Sweep& s) {
   return out;
 }
 
-void draw_controls(bool decode, Lang lang) {
-  ExplainState& e = Explain();
-  const SweepKey key = chosen_key(decode);
+void draw_controls(ExplainState& e, bool decode, Lang lang) {
+  const SweepKey key = chosen_key(e, decode);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(Tx(Text::UiSweepOver, lang));
   for (SweepKey k : keys_of(decode)) {
@@ -154,7 +153,7 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
     }
     vertical(static_cast<double>(s.points[static_cast<size_t>(hover)].value), Colors().chart_axis, 1, false);
   }
-  const ImTextureID tex = ExplainRenderer().Render(kSweepChart, static_cast<int>(std::lround(size.x * px)),
+  const ImTextureID tex = Charts().Render(kSweepChart, static_cast<int>(std::lround(size.x * px)),
                                                    static_cast<int>(std::lround(size.y * px)), Colors().chart_background, quads, segs);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));
@@ -230,9 +229,9 @@ void DrawSweepPanel(State& state) {
   if (!EmbedLayout()) ImGui::TextWrapped("%s", Tx(Text::UiSweepIntro, lang));  // an embed: under "More"
   const PhaseReport& ph = DrawPhaseChooser(state);
   if (ph.partitions.empty()) return;
-  const bool decode = ExplainDecode(state.settings);
-  draw_controls(decode, lang);
-  const SweepKey key = chosen_key(decode);
+  const bool decode = ExplainDecode(state.settings, state.explain);
+  draw_controls(state.explain, decode, lang);
+  const SweepKey key = chosen_key(state.explain, decode);
   const AnalysisConfig config = MakeAnalysisConfig(state.settings, decode ? 3 : 2);
   SweepJob& job = state.caches.sweep;
   job.Advance(config, key, kFrameBudgetMs, state.compiler);
@@ -245,7 +244,7 @@ void DrawSweepPanel(State& state) {
   if (job.Error()) TextError(job.Error()->message(lang));
   if (!job.HasShown()) return;
   const Sweep& s = job.Shown();
-  const bool bytes = Explain().sweep_bytes;
+  const bool bytes = state.explain.sweep_bytes;
   const size_t chosen = static_cast<size_t>(std::clamp(state.settings.partition, 0, static_cast<int>(s.partitions.size()) - 1));
   DrawExportRow("sweep_export", [&s] { return sweep_csv(s); }, "sweep.figure", [&job] { return job.ShownJson(); }, "fusionlab-sweep", lang);
 

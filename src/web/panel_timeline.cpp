@@ -29,7 +29,7 @@ double total_time(const PartitionReport& p, double overhead, bool mega) {
 
 void DrawTimelinePanel(State& state) {
   const Lang lang = state.settings.lang;
-  ExplainState& e = Explain();
+  ExplainState& e = state.explain;
   ImGui::TextWrapped("%s", Tx(Text::UiTimelineIntro, lang));
   const PhaseReport& ph = DrawPhaseChooser(state);
   if (ph.partitions.empty()) return;
@@ -102,7 +102,7 @@ void DrawTimelinePanel(State& state) {
   }
   quads.push_back({left * s, (top + bar_h + 4) * s, (left + pw) * s, (top + bar_h + 5) * s, Colors().chart_axis});
   if (clicked) selected = hover >= 0 && !hover_overhead && hover != selected ? hover : -1;
-  const ImTextureID tex = ExplainRenderer().Render(kTimelineChart, static_cast<int>(std::lround(size.x * s)),
+  const ImTextureID tex = Charts().Render(kTimelineChart, static_cast<int>(std::lround(size.x * s)),
                                                    static_cast<int>(std::lround(size.y * s)), Colors().chart_background, quads);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));
