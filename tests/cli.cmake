@@ -14,6 +14,8 @@ add_cli_test("emit prints a stage" 0 "fold_norm_weight" --emit fold_norm_weight 
 add_cli_test("emit kernels gives reasons" 0 "matmul_no_prologue" --emit kernels --phase decode)
 add_cli_test("emit follows --layers" 0 "embedding" --emit traced --model small --layers 2)
 add_cli_test("help" 0 "--kv-len" --help)
+add_cli_test("compare compilers json" 0 "\"median_graph_ratio\"" --compare-compilers --json)
+add_cli_test("compare compilers table" 0 "CUDA graph" --compare-compilers --lang en)
 add_cli_test("sweep json names the key in each point" 0 "{\"partitions\"" --demo 2 --sweep tokens --json)
 add_cli_test("sweep table" 0 "fused_flash" --demo 3 --sweep kv_len --points 8 --lang en)
 add_cli_test("sweep json lists the crossings" 0 "\"crossings\"" --demo 2 --sweep tokens --json)

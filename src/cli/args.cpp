@@ -100,6 +100,10 @@ struct CommandLine {
     app.add_flag("--rules", o.rules,
                  wrapped("the fusion rules: for each kind of producer kernel and consumer, whether the consumer "
                          "joins and when, or why not (--json: as data)"));
+    app.add_flag("--compare-compilers", o.compare_compilers,
+                 wrapped("every torch.compile run measured on an H200 (data/measured/h200-inductor) beside our model "
+                         "of its compiler: kernels, and one call's time predicted and measured, launched kernel by "
+                         "kernel and as a CUDA graph, with the ratios and their medians"));
     std::vector<std::string> stages = names_of(kStages, stage_name);
     stages.push_back("kernels");
     app.add_option("--emit", o.emit,

@@ -22,6 +22,7 @@ struct Options {
   bool json = false;
   bool ablation = false;
   bool rules = false;             // --rules: the merge rules instead of the demos
+  bool compare_compilers = false; // --compare-compilers: measured torch.compile runs beside our model
   bool help = false;
   std::string emit;               // "", a pipeline stage, or "kernels"
   std::string phase = "prefill";  // for --emit

@@ -11,6 +11,7 @@
 #include "core/demos/demos.h"
 #include "core/report_json.h"
 #include "core/fusion/rules.h"
+#include "core/measured/comparison.h"
 #include "core/model.h"
 #include "core/partitions.h"
 #include "core/pipeline.h"
@@ -150,6 +151,42 @@ int print_sweep(const Options& o) {
   return 0;
 }
 
+// --compare-compilers: every measured torch.compile run beside our model of its compiler.
+int print_comparison(const Options& o) {
+  const CompilerComparison c = compare_with_measured();
+  if (o.json) {
+    std::cout << to_json(c).dump() << "\n";
+    return 0;
+  }
+  const Lang l = o.lang;
+  std::vector<std::vector<std::string>> rows;
+  for (const RunComparison& r : c.runs)
+    rows.push_back({r.run->id, r.compiler, std::to_string(r.kernels) + " / " + std::to_string(r.measured_kernels),
+                    fmt_time(r.predicted_s), fmt_time(r.measured_s), fmt_fixed(r.ratio(), 2), fmt_time(r.predicted_graph_s),
+                    fmt_time(r.measured_graph_s), fmt_fixed(r.graph_ratio(), 2)});
+  std::cout << render_header(T(Text::CmpTitle, l))
+            << render_table({T(Text::CmpColRun, l), T(Text::CmpColCompiler, l), T(Text::CmpColKernels, l),
+                             T(Text::CmpColPredicted, l), T(Text::CmpColMeasured, l), T(Text::CmpColRatio, l),
+                             T(Text::CmpColGraphPredicted, l), T(Text::CmpColGraphMeasured, l), T(Text::CmpColRatio, l)},
+                            rows)
+            << "\n"
+            << tr(Text::CmpMedian, l, {fmt_fixed(c.median_ratio, 2), fmt_fixed(c.median_graph_ratio, 2), std::to_string(c.runs.size())})
+            << "\n";
+  if (c.decode_fixed_per_kernel > 0)
+    std::cout << tr(Text::CmpFixedMore, l, {fmt_time(c.decode_fixed_per_kernel), fmt_time(c.decode_graph_fixed_per_kernel),
+                                            fmt_time(c.launch_s), fmt_time(c.graph_launch_s)});
+  else
+    std::cout << tr(Text::CmpFixedNone, l, {fmt_time(c.decode_fixed_per_kernel)});
+  std::cout << "\n";
+  if (!c.not_modelled.empty()) {
+    std::string ids;
+    for (const std::string& id : c.not_modelled) ids.append(ids.empty() ? "" : ", ").append(id);
+    std::cout << tr(Text::CmpNotModelled, l, {ids}) << "\n";
+  }
+  std::cout << tr(Text::CmpSource, l, {std::string(kH200InductorSource)}) << "\n";
+  return 0;
+}
+
 // --rules: the merge rules table, as the grouping step reads it.
 int print_rules(const Options& o) {
   using namespace fusion;
@@ -183,6 +220,7 @@ int run(const std::vector<std::string>& args) {
   }
   if (!o.emit.empty()) return emit(o);
   if (o.rules) return print_rules(o);
+  if (o.compare_compilers) return print_comparison(o);
   if (o.sweep) return print_sweep(o);
   if (o.ablation) {
     const OurAblationReport r = our_ablation_report(o.config_for(2));

@@ -184,4 +184,29 @@ json to_json(const AblationReport& r) {
           {"observations", to_json(r.observations)}};
 }
 
+json to_json(const CompilerComparison& c) {
+  json runs = json::array();
+  for (const RunComparison& r : c.runs)
+    runs.push_back({{"id", r.run->id},
+                    {"compiler", r.compiler},
+                    {"kernels", r.kernels},
+                    {"measured_kernels", r.measured_kernels},
+                    {"roofline_us", r.roofline_s * 1e6},
+                    {"predicted_us", r.predicted_s * 1e6},
+                    {"measured_us", r.measured_s * 1e6},
+                    {"ratio", r.ratio()},
+                    {"predicted_graph_us", r.predicted_graph_s * 1e6},
+                    {"measured_graph_us", r.measured_graph_s * 1e6},
+                    {"graph_ratio", r.graph_ratio()}});
+  return {{"source", kH200InductorSource},
+          {"runs", runs},
+          {"median_ratio", c.median_ratio},
+          {"median_graph_ratio", c.median_graph_ratio},
+          {"decode_fixed_per_kernel_us", c.decode_fixed_per_kernel * 1e6},
+          {"decode_graph_fixed_per_kernel_us", c.decode_graph_fixed_per_kernel * 1e6},
+          {"launch_us", c.launch_s * 1e6},
+          {"graph_launch_us", c.graph_launch_s * 1e6},
+          {"not_modelled", c.not_modelled}};
+}
+
 }  // namespace fl

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/measured/comparison.h"
 #include "core/report.h"
 
 namespace fl {
@@ -17,5 +18,6 @@ nlohmann::json to_json(const PhaseReport& r);
 nlohmann::json to_json(const KernelsReport& r);
 nlohmann::json to_json(const OurAblationReport& r);
 nlohmann::json to_json(const AblationReport& r);
+nlohmann::json to_json(const CompilerComparison& c);  // --compare-compilers
 
 }  // namespace fl

@@ -1,0 +1,64 @@
+#include "core/measured/comparison.h"
+
+#include <algorithm>
+
+#include "core/cost.h"
+#include "core/partitions.h"
+
+namespace fl {
+
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+RunComparison compare(const MeasuredRun& run, const AnalysisConfig& c) {
+  const Partition p =
+      make_partition(*compiler_partition(c.compiler), c.traced_graph(run.decode), c.binding(), c.hw);
+  const GraphCost cost = graph_cost(p.kernels, c.hw);
+  RunComparison r;
+  r.run = &run;
+  r.compiler = std::string(compiler_key(c.compiler));
+  r.kernels = cost.kernels;
+  r.measured_kernels = static_cast<int>(run.launches.size());
+  r.roofline_s = cost.t;
+  r.predicted_s = cost.t + cost.kernels * c.hw.launch;
+  r.predicted_graph_s = cost.t + cost.kernels * c.hw.graph_launch;
+  r.measured_s = run.compiled_ms * 1e-3;
+  r.measured_graph_s = run.compiled_cuda_graph_ms * 1e-3;
+  return r;
+}
+
+}  // namespace
+
+CompilerComparison compare_with_measured() {
+  CompilerComparison out;
+  std::vector<double> ratios, graph_ratios, fixed, graph_fixed;
+  for (const MeasuredRun& run : h200_inductor_runs()) {
+    const std::optional<AnalysisConfig> c = config_of(run);
+    if (!c) {
+      out.not_modelled.push_back(run.id);
+      continue;
+    }
+    out.launch_s = c->hw.launch;
+    out.graph_launch_s = c->hw.graph_launch;
+    const RunComparison& r = out.runs.emplace_back(compare(run, *c));
+    ratios.push_back(r.ratio());
+    graph_ratios.push_back(r.graph_ratio());
+    if (run.decode) {
+      fixed.push_back(r.measured_fixed_per_kernel());
+      graph_fixed.push_back(r.measured_graph_fixed_per_kernel());
+    }
+  }
+  out.median_ratio = median(ratios);
+  out.median_graph_ratio = median(graph_ratios);
+  out.decode_fixed_per_kernel = median(fixed);
+  out.decode_graph_fixed_per_kernel = median(graph_fixed);
+  return out;
+}
+
+}  // namespace fl

@@ -1,0 +1,59 @@
+#include "core/measured/h200_inductor.h"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "core/settings.h"
+
+namespace fl {
+
+namespace {
+
+// One JSON object per line of sweep.jsonl, as CMakeLists.txt generates it.
+constexpr std::string_view kSweepLines[] = {
+#include "h200_inductor_sweep.inc"
+};
+
+MeasuredRun parse_run(std::string_view line) {
+  const nlohmann::json j = nlohmann::json::parse(line);
+  MeasuredRun r;
+  r.id = j.at("id").get<std::string>();
+  r.model = j.at("model").get<std::string>();
+  r.decode = j.at("phase") == "decode";
+  r.attention = j.at("attention").get<std::string>();
+  r.mode = j.at("mode").get<std::string>();
+  r.batch = j.at("batch").get<int64_t>();
+  (r.decode ? r.kv_len : r.tokens) = r.decode ? j.at("S").get<int64_t>() : j.at("T").get<int64_t>();
+  for (const auto& name : j.at("launches")) r.launches.push_back(name.get<std::string>());
+  r.eager_ms = j.at("eager_ms").get<double>();
+  r.compiled_ms = j.at("compiled_ms").get<double>();
+  r.compiled_cuda_graph_ms = j.at("compiled_cuda_graph_ms").get<double>();
+  return r;
+}
+
+std::vector<MeasuredRun> parse_runs() {
+  std::vector<MeasuredRun> runs;
+  for (std::string_view line : kSweepLines) runs.push_back(parse_run(line));
+  return runs;
+}
+
+}  // namespace
+
+std::span<const MeasuredRun> h200_inductor_runs() {
+  static const std::vector<MeasuredRun> runs = parse_runs();  // immutable once built
+  return runs;
+}
+
+std::optional<AnalysisConfig> config_of(const MeasuredRun& run) {
+  std::string compiler;
+  if (run.mode == "default") compiler = "inductor";
+  else if (run.mode == "gpt-fast") compiler = "gpt-fast";
+  else return std::nullopt;
+  std::vector<Setting> s{{"demo", run.decode ? "3" : "2"}, {"model", run.model},         {"hardware", "h200"},
+                         {"compiler", compiler},           {"attention", run.attention}, {"batch", std::to_string(run.batch)}};
+  if (run.decode) s.emplace_back("kv_len", std::to_string(run.kv_len));
+  else s.emplace_back("tokens", std::to_string(run.tokens));
+  return config_from_settings(s, run.decode ? 3 : 2);
+}
+
+}  // namespace fl

@@ -1,0 +1,63 @@
+// Measured torch.compile runs beside our model of the compiler: the runs the
+// core carries are the data file's, and each ratio is what it says.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/measured/comparison.h"
+#include "core/report_json.h"
+
+using namespace fl;
+
+TEST_CASE("the core carries every run of the measured sweep, in the file's order") {
+  std::ifstream in(std::string(FUSIONLAB_DATA_DIR) + "/measured/h200-inductor/sweep.jsonl");
+  REQUIRE(in);
+  std::vector<std::string> ids;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) ids.push_back(nlohmann::json::parse(line)["id"].get<std::string>());
+  const auto runs = h200_inductor_runs();
+  REQUIRE(runs.size() == ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) CHECK(runs[i].id == ids[i]);
+  const MeasuredRun& first = runs.front();
+  CHECK(first.model == "llama-3.1-8b");
+  CHECK(first.tokens == 512);
+  CHECK(first.launches.size() == 19);
+  CHECK(first.compiled_cuda_graph_ms < first.compiled_ms);
+}
+
+TEST_CASE("each measured run beside our model: the same kernels, and ratios of the times shown") {
+  const CompilerComparison c = compare_with_measured();
+  REQUIRE(c.runs.size() == h200_inductor_runs().size() - c.not_modelled.size());
+  std::vector<double> ratios;
+  for (const RunComparison& r : c.runs) {
+    INFO(r.run->id);
+    CHECK(r.kernels == r.measured_kernels);  // the launch lists themselves: test_inductor.cpp
+    CHECK(r.predicted_s == Approx(r.roofline_s + r.kernels * c.launch_s));
+    CHECK(r.predicted_graph_s < r.predicted_s);
+    CHECK(r.ratio() == Approx(r.predicted_s / (r.run->compiled_ms * 1e-3)));
+    ratios.push_back(r.ratio());
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const size_t n = ratios.size();
+  CHECK(c.median_ratio == Approx(n % 2 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2));
+  // The roofline leaves out what a real call costs: every prediction is short of the measurement.
+  CHECK(c.median_ratio < c.median_graph_ratio);
+  CHECK(c.median_graph_ratio < 1);
+  const nlohmann::json j = to_json(c);
+  CHECK(j["runs"].size() == c.runs.size());
+  CHECK(j["runs"][0].contains("graph_ratio"));
+}
+
+TEST_CASE("a run of a mode the lab does not model has no configuration") {
+  MeasuredRun r = h200_inductor_runs().front();
+  r.mode = "max-autotune";
+  CHECK_FALSE(config_of(r).has_value());
+  r.mode = "gpt-fast";
+  REQUIRE(config_of(r).has_value());
+  CHECK(config_of(r)->compiler == Compiler::GptFast);
+  CHECK(config_of(r)->tokens == 512);
+  CHECK(config_of(r)->hardware_key == "h200");
+}
