@@ -8,7 +8,9 @@
 #include <string>
 
 #include "core/measured/comparison.h"
+#include "core/analysis.h"
 #include "core/report_json.h"
+#include "core/settings.h"
 
 using namespace fl;
 
@@ -60,4 +62,27 @@ TEST_CASE("a run of a mode the lab does not model has no configuration") {
   CHECK(config_of(r)->compiler == Compiler::GptFast);
   CHECK(config_of(r)->tokens == 512);
   CHECK(config_of(r)->hardware_key == "h200");
+}
+
+namespace {
+std::vector<std::string> observation_ids(const std::vector<Setting>& s) {
+  const nlohmann::json j = analyze(config_from_settings(s));
+  std::vector<std::string> ids;
+  for (const auto& o : j["observations"]) ids.push_back(o["id"].get<std::string>());
+  return ids;
+}
+bool has(const std::vector<std::string>& ids, const char* id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }
+}  // namespace
+
+TEST_CASE("where the page's configuration was measured, an observation sets the measurement beside the model") {
+  const std::vector<Setting> measured{{"demo", "2"}, {"compiler", "inductor"}, {"attention", "math"}, {"hardware", "h200"}};
+  CHECK(has(observation_ids(measured), "compiler_measured_roofline_short"));
+  std::vector<Setting> other = measured;
+  other.push_back({"tokens", "2047"});  // not measured: no such sentence
+  const std::vector<std::string> ids = observation_ids(other);
+  CHECK_FALSE(std::any_of(ids.begin(), ids.end(), [](const std::string& id) { return id.rfind("compiler_measured", 0) == 0; }));
+  std::vector<Setting> slow_launch = measured;
+  slow_launch.push_back({"launch_us", "200"});  // the model's fixed cost, not the GPU: still the measured run
+  CHECK(has(observation_ids(slow_launch), "compiler_measured_roofline_over"));
+  CHECK_FALSE(has(observation_ids({{"demo", "2"}, {"attention", "math"}, {"hardware", "h200"}}), "compiler_measured_roofline_short"));
 }

@@ -5,6 +5,7 @@
 
 #include "core/demos/demos.h"
 #include "core/fusion.h"
+#include "core/measured/h200_inductor.h"
 #include "core/units.h"
 
 namespace fl::demos {
@@ -211,6 +212,26 @@ std::optional<Observation> compiler_observation(const AnalysisConfig& c, const s
   if (calls > 0 && matmuls(mine, true) == 0 && epilogues > 0)
     text.append(gap).append(tr(Text::ObsCompilerNoEpilogue, L, {num(calls), num(epilogues)}));
   return Observation{"compiler_vs_lecture", text};
+}
+
+std::optional<Observation> measured_observation(const AnalysisConfig& c, bool decode, const std::vector<Partition>& ps) {
+  if (ps.size() <= std::size(kAllPartitions)) return std::nullopt;
+  const MeasuredRun* run = measured_run_for(c, decode);
+  if (!run) return std::nullopt;
+  const GraphCost& mine = ps.back().cost;
+  const double measured = run->compiled_ms * 1e-3, measured_graph = run->compiled_cuda_graph_ms * 1e-3;
+  const double predicted_graph = mine.t + mine.kernels * c.hw.graph_launch;
+  const double ratio = mine.t_total / measured, graph_ratio = predicted_graph / measured_graph;
+  std::string text = tr(Text::ObsCompilerMeasured, c.lang,
+                        {num(static_cast<int64_t>(run->launches.size())), fmt_time(measured), fmt_time(measured_graph),
+                         num(mine.kernels), fmt_time(mine.t_total), fmt_time(predicted_graph), fmt_fixed(ratio, 2),
+                         fmt_fixed(graph_ratio, 2)});
+  const char* gap = c.lang == Lang::Zh ? "" : " ";  // between sentences
+  if (ratio < 1 && graph_ratio < 1) text.append(gap).append(tr(Text::ObsMeasuredBelow, c.lang));
+  if (ratio >= 1) text.append(gap).append(tr(Text::ObsMeasuredAboveLaunch, c.lang, {fmt_time(c.hw.launch)}));
+  if (graph_ratio >= 1) text.append(gap).append(tr(Text::ObsMeasuredAboveGraph, c.lang, {fmt_time(c.hw.graph_launch)}));
+  return Observation{ratio < 1 && graph_ratio < 1 ? "compiler_measured_roofline_short" : "compiler_measured_roofline_over",
+                     text};
 }
 
 Observation memory_observation(const MemoryReport& memory) {

@@ -37,6 +37,10 @@ std::vector<Observation> decode_observations(const AnalysisConfig& c, const std:
 // lecture's fused partition, the copies it makes, and where its matmuls take no epilogue.
 std::optional<Observation> compiler_observation(const AnalysisConfig& c, const std::vector<Partition>& ps);
 
+// With a compiler chosen, where its configuration was measured on the H200
+// (core/measured): the measured call beside the compiler's partition.
+std::optional<Observation> measured_observation(const AnalysisConfig& c, bool decode, const std::vector<Partition>& ps);
+
 // Whether a whole model of `c` fits the GPU, with its numbers (the report's text).
 Observation memory_observation(const MemoryReport& memory);
 

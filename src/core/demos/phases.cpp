@@ -45,6 +45,7 @@ PhaseReport prefill_report(const AnalysisConfig& c, const CompiledPhase& compile
       c, ps, [&] { return fuse_planned(*compiled.graphs[3], compiled.flash_unfused, c.binding()); });
   r.memory = memory_report(c, T);
   if (std::optional<Observation> o = compiler_observation(c, ps)) r.observations.push_back(std::move(*o));
+  if (std::optional<Observation> o = measured_observation(c, false, ps)) r.observations.push_back(std::move(*o));
   if (!r.memory.fits) r.observations.push_back(memory_observation(r.memory));
   r.partitions = partition_reports(ps, c, T * c.batch);
   return r;
@@ -66,6 +67,7 @@ PhaseReport decode_report(const AnalysisConfig& c, const CompiledPhase& compiled
   r.observations = decode_observations(c, ps, r.weight_bytes, r.kv_cache_bytes);
   r.memory = memory_report(c, S);
   if (std::optional<Observation> o = compiler_observation(c, ps)) r.observations.push_back(std::move(*o));
+  if (std::optional<Observation> o = measured_observation(c, true, ps)) r.observations.push_back(std::move(*o));
   r.observations.push_back(memory_observation(r.memory));
   r.partitions = partition_reports(ps, c, c.batch);
   return r;

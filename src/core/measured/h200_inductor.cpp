@@ -56,4 +56,20 @@ std::optional<AnalysisConfig> config_of(const MeasuredRun& run) {
   return config_from_settings(s, run.decode ? 3 : 2);
 }
 
+const MeasuredRun* measured_run_for(const AnalysisConfig& c, bool decode) {
+  if (c.whole_model || c.shown_compiler() == Compiler::Lecture) return nullptr;
+  for (const MeasuredRun& run : h200_inductor_runs()) {
+    if (run.decode != decode) continue;
+    const std::optional<AnalysisConfig> m = config_of(run);
+    if (!m) continue;
+    const bool same_gpu = m->hw.matmul_flops == c.hw.matmul_flops && m->hw.other_flops == c.hw.other_flops &&
+                          m->hw.bandwidth == c.hw.bandwidth;
+    const bool same_size = decode ? m->kv_len == c.kv_len : m->tokens == c.tokens;
+    if (same_gpu && same_size && m->model == c.model && m->batch == c.batch && m->act == c.act &&
+        m->weights == c.weights && m->traced_attention() == c.traced_attention() && m->shown_compiler() == c.shown_compiler())
+      return &run;
+  }
+  return nullptr;
+}
+
 }  // namespace fl

@@ -42,4 +42,9 @@ std::span<const MeasuredRun> h200_inductor_runs();
 // gpt-fast); none for a mode the lab does not model.
 std::optional<AnalysisConfig> config_of(const MeasuredRun& run);
 
+// The run measured for `c`'s phase, if any: the same layer, batch, dtypes,
+// attention, compiler and size (T or S) on the H200 (its peaks and bandwidth:
+// the fixed costs per kernel are the model's to vary).
+const MeasuredRun* measured_run_for(const AnalysisConfig& c, bool decode);
+
 }  // namespace fl
