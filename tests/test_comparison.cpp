@@ -86,3 +86,19 @@ TEST_CASE("where the page's configuration was measured, an observation sets the 
   CHECK(has(observation_ids(slow_launch), "compiler_measured_roofline_over"));
   CHECK_FALSE(has(observation_ids({{"demo", "2"}, {"attention", "math"}, {"hardware", "h200"}}), "compiler_measured_roofline_short"));
 }
+
+TEST_CASE("launch by launch: each Triton kernel has its profiler time, the rest of the GPU time is the extern calls'") {
+  for (const RunComparison& r : compare_with_measured().runs) {
+    INFO(r.run->id);
+    REQUIRE(r.kernel_rows.size() == r.run->launches.size());
+    double triton = 0, profiled = 0;
+    for (const KernelComparison& k : r.kernel_rows) {
+      CHECK(k.measured_us.has_value() == (k.launch.rfind("triton_", 0) == 0));
+      if (k.measured_us) triton += *k.measured_us;
+    }
+    for (const ProfiledKernel& p : r.run->profile) profiled += p.calls_per_step * p.us_per_call;
+    CHECK(r.triton_measured_us == Approx(triton));
+    CHECK(r.triton_measured_us + r.extern_measured_us == Approx(profiled));  // every profiler row counted once
+    CHECK(r.triton_measured_us + r.extern_measured_us <= r.measured_graph_s * 1e6 * 1.05);  // GPU time within the call
+  }
+}

@@ -85,7 +85,7 @@ struct CommandLine {
   std::vector<CLI::Option*> key_options;
   std::string sweep_key;
   int64_t points = 0, from = 0, to = 0;
-  CLI::Option *points_option, *from_option, *to_option;
+  CLI::Option *points_option, *from_option, *to_option, *run_option;
 
   CommandLine() {
     auto format = std::make_shared<HelpFormat>();
@@ -104,6 +104,10 @@ struct CommandLine {
                  wrapped("every torch.compile run measured on an H200 (data/measured/h200-inductor) beside our model "
                          "of its compiler: kernels, and one call's time predicted and measured, launched kernel by "
                          "kernel and as a CUDA graph, with the ratios and their medians"));
+    run_option = app.add_option("--run", o.run,
+                                wrapped("with --compare-compilers: one measured run's kernels, launch by launch, "
+                                        "beside ours (its id, as the table lists it)"))
+                     ->type_name("ID");
     std::vector<std::string> stages = names_of(kStages, stage_name);
     stages.push_back("kernels");
     app.add_option("--emit", o.emit,
@@ -141,6 +145,7 @@ struct CommandLine {
   void collect() {
     for (const CLI::Option* opt : {points_option, from_option, to_option})
       if (opt->count() > 0 && sweep_key.empty()) throw UsageError(opt->get_name() + ": only with --sweep");
+    if (run_option->count() > 0 && !o.compare_compilers) throw UsageError("--run: only with --compare-compilers");
     for (size_t i = 0; i < key_options.size(); ++i)
       if (key_options[i]->count() > 0) o.settings.push_back({std::string(config_keys()[i].key), key_values[i]});
     if (!sweep_key.empty()) {

@@ -152,8 +152,43 @@ int print_sweep(const Options& o) {
 }
 
 // --compare-compilers: every measured torch.compile run beside our model of its compiler.
+// --compare-compilers --run ID: one run's launches beside our kernels.
+int print_run(const CompilerComparison& c, const Options& o) {
+  const auto r = std::find_if(c.runs.begin(), c.runs.end(), [&](const RunComparison& r) { return r.run->id == o.run; });
+  if (r == c.runs.end()) {
+    std::string ids;
+    for (const RunComparison& x : c.runs) ids.append(ids.empty() ? "" : ", ").append(x.run->id);
+    throw UsageError("--run: no modelled run '" + o.run + "' (one of: " + ids + ")");
+  }
+  if (o.json) {
+    json all = to_json(c);
+    for (const json& run : all["runs"])
+      if (run["id"] == o.run) std::cout << run.dump() << "\n";
+    return 0;
+  }
+  const Lang l = o.lang;
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < r->kernel_rows.size(); ++i) {
+    const KernelComparison& k = r->kernel_rows[i];
+    rows.push_back({std::to_string(i), k.launch, k.label, fmt_time(k.predicted_us * 1e-6),
+                    k.measured_us ? fmt_time(*k.measured_us * 1e-6) : "-"});
+  }
+  std::cout << render_header(r->run->id)
+            << render_table({T(Text::ColIndex, l), T(Text::CmpColLaunch, l), T(Text::ColOps, l), T(Text::ColRoofline, l),
+                             T(Text::CmpColMeasured, l)},
+                            rows)
+            << "\n"
+            << tr(Text::ObsMeasuredSplit, l,
+                  {fmt_time(r->triton_measured_us * 1e-6), fmt_time(r->triton_predicted_us * 1e-6),
+                   fmt_time(r->extern_measured_us * 1e-6), fmt_time(r->extern_predicted_us * 1e-6)})
+            << "\n"
+            << tr(Text::CmpSource, l, {std::string(kH200InductorSource)}) << "\n";
+  return 0;
+}
+
 int print_comparison(const Options& o) {
   const CompilerComparison c = compare_with_measured();
+  if (!o.run.empty()) return print_run(c, o);
   if (o.json) {
     std::cout << to_json(c).dump() << "\n";
     return 0;

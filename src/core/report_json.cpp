@@ -184,6 +184,18 @@ json to_json(const AblationReport& r) {
           {"observations", to_json(r.observations)}};
 }
 
+namespace {
+json kernel_rows_json(const RunComparison& r) {
+  json rows = json::array();
+  for (const KernelComparison& k : r.kernel_rows) {
+    json row = {{"launch", k.launch}, {"name", k.name}, {"label", k.label}, {"predicted_us", k.predicted_us}};
+    row["measured_us"] = k.measured_us ? json(*k.measured_us) : json(nullptr);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+}  // namespace
+
 json to_json(const CompilerComparison& c) {
   json runs = json::array();
   for (const RunComparison& r : c.runs)
@@ -197,7 +209,12 @@ json to_json(const CompilerComparison& c) {
                     {"ratio", r.ratio()},
                     {"predicted_graph_us", r.predicted_graph_s * 1e6},
                     {"measured_graph_us", r.measured_graph_s * 1e6},
-                    {"graph_ratio", r.graph_ratio()}});
+                    {"graph_ratio", r.graph_ratio()},
+                    {"triton_predicted_us", r.triton_predicted_us},
+                    {"triton_measured_us", r.triton_measured_us},
+                    {"extern_predicted_us", r.extern_predicted_us},
+                    {"extern_measured_us", r.extern_measured_us},
+                    {"kernel_list", kernel_rows_json(r)}});
   return {{"source", kH200InductorSource},
           {"runs", runs},
           {"median_ratio", c.median_ratio},

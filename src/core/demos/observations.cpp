@@ -5,7 +5,7 @@
 
 #include "core/demos/demos.h"
 #include "core/fusion.h"
-#include "core/measured/h200_inductor.h"
+#include "core/measured/comparison.h"
 #include "core/units.h"
 
 namespace fl::demos {
@@ -218,20 +218,22 @@ std::optional<Observation> measured_observation(const AnalysisConfig& c, bool de
   if (ps.size() <= std::size(kAllPartitions)) return std::nullopt;
   const MeasuredRun* run = measured_run_for(c, decode);
   if (!run) return std::nullopt;
-  const GraphCost& mine = ps.back().cost;
-  const double measured = run->compiled_ms * 1e-3, measured_graph = run->compiled_cuda_graph_ms * 1e-3;
-  const double predicted_graph = mine.t + mine.kernels * c.hw.graph_launch;
-  const double ratio = mine.t_total / measured, graph_ratio = predicted_graph / measured_graph;
-  std::string text = tr(Text::ObsCompilerMeasured, c.lang,
-                        {num(static_cast<int64_t>(run->launches.size())), fmt_time(measured), fmt_time(measured_graph),
-                         num(mine.kernels), fmt_time(mine.t_total), fmt_time(predicted_graph), fmt_fixed(ratio, 2),
-                         fmt_fixed(graph_ratio, 2)});
-  const char* gap = c.lang == Lang::Zh ? "" : " ";  // between sentences
-  if (ratio < 1 && graph_ratio < 1) text.append(gap).append(tr(Text::ObsMeasuredBelow, c.lang));
-  if (ratio >= 1) text.append(gap).append(tr(Text::ObsMeasuredAboveLaunch, c.lang, {fmt_time(c.hw.launch)}));
-  if (graph_ratio >= 1) text.append(gap).append(tr(Text::ObsMeasuredAboveGraph, c.lang, {fmt_time(c.hw.graph_launch)}));
-  return Observation{ratio < 1 && graph_ratio < 1 ? "compiler_measured_roofline_short" : "compiler_measured_roofline_over",
-                     text};
+  const RunComparison r = compare_run(*run, c);
+  const Lang L = c.lang;
+  std::string text = tr(Text::ObsCompilerMeasured, L,
+                        {num(r.measured_kernels), fmt_time(r.measured_s), fmt_time(r.measured_graph_s), num(r.kernels),
+                         fmt_time(r.predicted_s), fmt_time(r.predicted_graph_s), fmt_fixed(r.ratio(), 2),
+                         fmt_fixed(r.graph_ratio(), 2)});
+  const char* gap = L == Lang::Zh ? "" : " ";  // between sentences
+  const bool short_both = r.ratio() < 1 && r.graph_ratio() < 1;
+  if (short_both) text.append(gap).append(tr(Text::ObsMeasuredBelow, L));
+  if (r.ratio() >= 1) text.append(gap).append(tr(Text::ObsMeasuredAboveLaunch, L, {fmt_time(c.hw.launch)}));
+  if (r.graph_ratio() >= 1) text.append(gap).append(tr(Text::ObsMeasuredAboveGraph, L, {fmt_time(c.hw.graph_launch)}));
+  if (!r.kernel_rows.empty())
+    text.append(gap).append(tr(Text::ObsMeasuredSplit, L,
+                               {fmt_time(r.triton_measured_us * 1e-6), fmt_time(r.triton_predicted_us * 1e-6),
+                                fmt_time(r.extern_measured_us * 1e-6), fmt_time(r.extern_predicted_us * 1e-6)}));
+  return Observation{short_both ? "compiler_measured_roofline_short" : "compiler_measured_roofline_over", text};
 }
 
 Observation memory_observation(const MemoryReport& memory) {

@@ -16,7 +16,9 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-RunComparison compare(const MeasuredRun& run, const AnalysisConfig& c) {
+}  // namespace
+
+RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c) {
   const Partition p =
       make_partition(*compiler_partition(c.compiler), c.traced_graph(run.decode), c.binding(), c.hw);
   const GraphCost cost = graph_cost(p.kernels, c.hw);
@@ -30,10 +32,21 @@ RunComparison compare(const MeasuredRun& run, const AnalysisConfig& c) {
   r.predicted_graph_s = cost.t + cost.kernels * c.hw.graph_launch;
   r.measured_s = run.compiled_ms * 1e-3;
   r.measured_graph_s = run.compiled_cuda_graph_ms * 1e-3;
+  if (p.kernels.size() != run.launches.size()) return r;
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    const Kernel& k = p.kernels[i];
+    KernelComparison row{run.launches[i], k.name, k.label, kernel_time(k, c.hw) * 1e6, run.launch_us(run.launches[i])};
+    if (row.measured_us) {
+      r.triton_predicted_us += row.predicted_us;
+      r.triton_measured_us += *row.measured_us;
+    } else {
+      r.extern_predicted_us += row.predicted_us;
+    }
+    r.kernel_rows.push_back(std::move(row));
+  }
+  r.extern_measured_us = run.extern_us();
   return r;
 }
-
-}  // namespace
 
 CompilerComparison compare_with_measured() {
   CompilerComparison out;
@@ -46,7 +59,7 @@ CompilerComparison compare_with_measured() {
     }
     out.launch_s = c->hw.launch;
     out.graph_launch_s = c->hw.graph_launch;
-    const RunComparison& r = out.runs.emplace_back(compare(run, *c));
+    const RunComparison& r = out.runs.emplace_back(compare_run(run, *c));
     ratios.push_back(r.ratio());
     graph_ratios.push_back(r.graph_ratio());
     if (run.decode) {

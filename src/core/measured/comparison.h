@@ -4,12 +4,21 @@
 // and replayed as one CUDA graph.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/measured/h200_inductor.h"
 
 namespace fl {
+
+// One launch of the measured call beside our kernel at the same place.
+struct KernelComparison {
+  std::string launch;       // the measured launch, as Inductor named it
+  std::string name, label;  // our kernel's name and ops
+  double predicted_us = 0;  // its roofline time, without the fixed cost
+  std::optional<double> measured_us;  // a Triton kernel's profiler time per call; none for an extern call
+};
 
 struct RunComparison {
   const MeasuredRun* run = nullptr;
@@ -20,6 +29,12 @@ struct RunComparison {
   double predicted_s = 0;        // + hw.launch per kernel
   double predicted_graph_s = 0;  // + hw.graph_launch per kernel
   double measured_s = 0, measured_graph_s = 0;
+  // Launch by launch, where our list is as long as the measured one; and the
+  // GPU time split into the Triton kernels (those with a profiler row) and
+  // the rest (our extern calls: cuBLAS, attention; measured: every other row).
+  std::vector<KernelComparison> kernel_rows;
+  double triton_predicted_us = 0, triton_measured_us = 0;
+  double extern_predicted_us = 0, extern_measured_us = 0;
   double ratio() const { return predicted_s / measured_s; }
   double graph_ratio() const { return predicted_graph_s / measured_graph_s; }
   // What the call costs beyond our roofline time, per kernel it launched.
@@ -35,6 +50,10 @@ struct CompilerComparison {
   double decode_fixed_per_kernel = 0, decode_graph_fixed_per_kernel = 0;
   double launch_s = 0, graph_launch_s = 0;  // what the model assumes (the H200 preset)
 };
+
+// One run beside our model of it, costed under `c` (config_of(run), or the
+// page's configuration with its own fixed costs per kernel).
+RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c);
 
 // Every run of h200_inductor_runs() that the lab models.
 CompilerComparison compare_with_measured();

@@ -28,6 +28,8 @@ MeasuredRun parse_run(std::string_view line) {
   r.eager_ms = j.at("eager_ms").get<double>();
   r.compiled_ms = j.at("compiled_ms").get<double>();
   r.compiled_cuda_graph_ms = j.at("compiled_cuda_graph_ms").get<double>();
+  for (const auto& k : j.at("compiled_kernels"))
+    r.profile.push_back({k.at("kernel").get<std::string>(), k.at("calls_per_step").get<double>(), k.at("us_per_call").get<double>()});
   return r;
 }
 
@@ -37,7 +39,23 @@ std::vector<MeasuredRun> parse_runs() {
   return runs;
 }
 
+bool is_triton(std::string_view name) { return name.rfind("triton_", 0) == 0; }
+
 }  // namespace
+
+std::optional<double> MeasuredRun::launch_us(const std::string& launch) const {
+  if (!is_triton(launch)) return std::nullopt;
+  for (const ProfiledKernel& k : profile)
+    if (k.name == launch) return k.us_per_call;
+  return std::nullopt;
+}
+
+double MeasuredRun::extern_us() const {
+  double us = 0;
+  for (const ProfiledKernel& k : profile)
+    if (!is_triton(k.name)) us += k.calls_per_step * k.us_per_call;
+  return us;
+}
 
 std::span<const MeasuredRun> h200_inductor_runs() {
   static const std::vector<MeasuredRun> runs = parse_runs();  // immutable once built

@@ -19,6 +19,14 @@ inline constexpr std::string_view kH200InductorSource =
     "data/measured/h200-inductor: PyTorch 2.11.0 + Triton 3.6.0 on one NVIDIA H200, measured for this project on "
     "2026-12-04 (medians of 20 CUDA-event timings)";
 
+// One row of the profiler over the compiled call: a GPU kernel (a Triton
+// kernel by its launch name; cuBLAS, cuDNN and copies by their own names).
+struct ProfiledKernel {
+  std::string name;
+  double calls_per_step = 0;
+  double us_per_call = 0;
+};
+
 struct MeasuredRun {
   std::string id;         // <model>-<phase>-<attention>-<mode>-B<batch>-T<T>-S<S>
   std::string model;      // a model preset's key: llama-3.1-8b, small
@@ -32,6 +40,12 @@ struct MeasuredRun {
   double eager_ms = 0;
   double compiled_ms = 0;             // the compiled call, launched from Python
   double compiled_cuda_graph_ms = 0;  // the same call replayed as one CUDA graph
+  std::vector<ProfiledKernel> profile;  // the compiled call's GPU kernels
+
+  // A launch's measured time per call (a Triton kernel's profiler row), if it has its own row.
+  std::optional<double> launch_us(const std::string& launch) const;
+  // The GPU time of one call outside its Triton kernels: cuBLAS, cuDNN, copies, memsets.
+  double extern_us() const;
 };
 
 // Every run of sweep.jsonl, in its order (parsed once).
