@@ -108,6 +108,12 @@ struct CommandLine {
                                 wrapped("with --compare-compilers: one measured run's kernels, launch by launch, "
                                         "beside ours (its id, as the table lists it)"))
                      ->type_name("ID");
+    app.add_option("--validate", o.validate,
+                   wrapped("a measured per-op profile (the CSV format of data/measured/op-profiles: any GPU preset, "
+                           "any layer shape) beside our roofline: for every row and op, the measured time and the "
+                           "roofline time of the eager kernels that do it; the median and 90th percentile of "
+                           "|roofline / measured - 1| per op"))
+        ->type_name("FILE.csv");
     std::vector<std::string> stages = names_of(kStages, stage_name);
     stages.push_back("kernels");
     app.add_option("--emit", o.emit,

@@ -24,6 +24,7 @@ struct Options {
   bool rules = false;             // --rules: the merge rules instead of the demos
   bool compare_compilers = false; // --compare-compilers: measured torch.compile runs beside our model
   std::string run;                // --run ID: one run's kernels, launch by launch
+  std::string validate;           // --validate FILE.csv: a measured per-op profile beside our roofline
   bool help = false;
   std::string emit;               // "", a pipeline stage, or "kernels"
   std::string phase = "prefill";  // for --emit

@@ -3,6 +3,7 @@
 // Every table is rendered from the same typed report that `--json` serializes
 // and the web page draws, so the three can never disagree.
 #include <cstdio>
+#include <fstream>
 #include <future>
 #include <iostream>
 
@@ -12,6 +13,7 @@
 #include "core/report_json.h"
 #include "core/fusion/rules.h"
 #include "core/measured/comparison.h"
+#include "core/measured/op_profile.h"
 #include "core/model.h"
 #include "core/partitions.h"
 #include "core/pipeline.h"
@@ -152,6 +154,40 @@ int print_sweep(const Options& o) {
 }
 
 // --compare-compilers: every measured torch.compile run beside our model of its compiler.
+// --validate FILE.csv: a measured per-op profile beside our roofline. The
+// whole file is read and checked before anything prints.
+int print_validation(const Options& o) {
+  std::ifstream in(o.validate, std::ios::binary);
+  if (!in) throw UsageError("--validate: cannot read '" + o.validate + "'");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  OpProfile profile;
+  try {
+    profile = parse_op_profile(text);
+  } catch (const ProfileError& e) {
+    std::cerr << o.validate << ":" << e.line << ": " << e.what() << "\n";
+    return 2;
+  }
+  const ProfileValidation v = validate_profile(profile);
+  if (o.json) {
+    json rows = json::array(), summary = json::object();
+    for (const OpValidation& r : v.rows)
+      rows.push_back({{"num_tokens", r.num_tokens}, {"op", profiled_op_name(r.op)}, {"measured_us", r.measured_us},
+                      {"roofline_us", r.roofline_us}});
+    for (const OpSummary& s : v.summary)
+      summary[std::string(profiled_op_name(s.op))] = {{"rows", s.rows}, {"roofline", {{"median", s.median_error}, {"p90", s.p90_error}}}};
+    std::cout << json{{"gpu", profile.gpu}, {"model", profile.model}, {"rows", rows}, {"summary", summary}}.dump() << "\n";
+    return 0;
+  }
+  const Lang l = o.lang;
+  std::vector<std::vector<std::string>> table;
+  for (const OpSummary& s : v.summary)
+    table.push_back({std::string(profiled_op_name(s.op)), std::to_string(s.rows), fmt_percent(s.median_error), fmt_percent(s.p90_error)});
+  std::cout << render_header(tr(Text::ValTitle, l, {profile.gpu, profile.model, std::to_string(profile.rows.size())}))
+            << render_table({T(Text::ValColOp, l), T(Text::ValColRows, l), T(Text::ValColMedian, l), T(Text::ValColP90, l)}, table)
+            << "\n" << T(Text::ValNote, l) << "\n";
+  return 0;
+}
+
 // --compare-compilers --run ID: one run's launches beside our kernels.
 int print_run(const CompilerComparison& c, const Options& o) {
   const auto r = std::find_if(c.runs.begin(), c.runs.end(), [&](const RunComparison& r) { return r.run->id == o.run; });
@@ -256,6 +292,7 @@ int run(const std::vector<std::string>& args) {
   if (!o.emit.empty()) return emit(o);
   if (o.rules) return print_rules(o);
   if (o.compare_compilers) return print_comparison(o);
+  if (!o.validate.empty()) return print_validation(o);
   if (o.sweep) return print_sweep(o);
   if (o.ablation) {
     const OurAblationReport r = our_ablation_report(o.config_for(2));

@@ -1,0 +1,71 @@
+// Measured per-op GPU times of one Llama layer (the format of
+// data/measured/op-profiles: Vidur's profiles and the project's own), and
+// our roofline time of the kernels that do each op, row by row.
+#pragma once
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/analysis.h"
+
+namespace fl {
+
+// The ops a profile times, in its columns' order (`<op>_us`).
+enum class ProfiledOp {
+  Emb, InputLayernorm, AttnPreProj, AttnRope, AttnPostProj, PostAttentionLayernorm, MlpUpProj, MlpAct, MlpDownProj, Add
+};
+inline constexpr ProfiledOp kProfiledOps[] = {
+    ProfiledOp::Emb,       ProfiledOp::InputLayernorm,         ProfiledOp::AttnPreProj, ProfiledOp::AttnRope,
+    ProfiledOp::AttnPostProj, ProfiledOp::PostAttentionLayernorm, ProfiledOp::MlpUpProj, ProfiledOp::MlpAct,
+    ProfiledOp::MlpDownProj, ProfiledOp::Add};
+std::string_view profiled_op_name(ProfiledOp op);  // "attn_pre_proj": the column without "_us"
+
+// A malformed profile: the line it is on (0: the file as a whole).
+struct ProfileError : std::runtime_error {
+  int line;
+  ProfileError(int line, const std::string& message) : std::runtime_error(message), line(line) {}
+};
+
+struct ProfileRow {
+  int line = 0;
+  int64_t num_tokens = 0;
+  std::array<double, std::size(kProfiledOps)> measured_us{};  // by ProfiledOp
+};
+
+struct OpProfile {
+  std::string gpu, model;  // as the file names them
+  AnalysisConfig config;   // the layer of its shape columns on the preset of its gpu column
+  std::vector<ProfileRow> rows;
+};
+
+// Reads a profile's text; throws ProfileError (missing column, a value that
+// is not a number, a negative time, an unknown GPU, rows of different shapes,
+// an empty file).
+OpProfile parse_op_profile(std::string_view text);
+
+struct OpValidation {
+  int64_t num_tokens = 0;
+  ProfiledOp op;
+  double measured_us = 0, roofline_us = 0;
+};
+
+struct OpSummary {
+  ProfiledOp op;
+  int rows = 0;
+  double median_error = 0, p90_error = 0;  // of |roofline / measured - 1|
+};
+
+struct ProfileValidation {
+  std::vector<OpValidation> rows;
+  std::vector<OpSummary> summary;  // one per op, in kProfiledOps' order
+};
+
+// For every row and op: the measured time, and the summed roofline time
+// (without the fixed cost per kernel) of the eager partition's kernels that
+// do that op at that token count.
+ProfileValidation validate_profile(const OpProfile& p);
+
+}  // namespace fl
