@@ -102,3 +102,27 @@ TEST_CASE("launch by launch: each Triton kernel has its profiler time, the rest 
     CHECK(r.triton_measured_us + r.extern_measured_us <= r.measured_graph_s * 1e6 * 1.05);  // GPU time within the call
   }
 }
+
+namespace {
+// "triton_poi_fused_add_cat_3" -> "poi_3": a Triton kernel's kind and number, its origins left out.
+std::string kind_and_number(const std::string& name) {
+  if (name.rfind("triton_", 0) != 0) return name;
+  return name.substr(7, 3) + name.substr(name.rfind('_'));
+}
+}  // namespace
+
+TEST_CASE("inductor's numbering: a kernel launched again with the same code keeps its name, the next number follows") {
+  int compared = 0;
+  for (const RunComparison& r : compare_with_measured().runs) {
+    if (r.run->mode != "default") continue;
+    std::string measured, ours;
+    for (const KernelComparison& k : r.kernel_rows) {
+      measured.append(" ").append(kind_and_number(k.launch));
+      ours.append(" ").append(kind_and_number(k.name));
+    }
+    INFO(r.run->id);
+    CHECK(ours == measured);
+    ++compared;
+  }
+  CHECK(compared == 16);
+}

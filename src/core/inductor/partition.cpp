@@ -1,6 +1,7 @@
 #include "core/inductor/partition.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "core/fusion/grouping.h"
@@ -44,6 +45,17 @@ std::string kernel_name(const Graph& g, const Kernel& k, int triton_index) {
   return name.append("_").append(std::to_string(triton_index));
 }
 
+// What makes two Triton kernels the same code, as Inductor sees it when it
+// reuses a kernel it already generated (the GQA repeat of k and of v): the
+// kind, the ops computed (views are indexing), the sizes read and written.
+std::string code_signature(const Graph& g, const Kernel& k) {
+  std::string s(kernel_kind_name(k.kind));
+  for (NodeId id : k.computes)
+    if (op_kind(g.node(id).op) != OpKind::View) s.append("|").append(op_name(g.node(id).op));
+  s.append(k.copy ? "|copy" : "").append(k.mask_bias ? "|mask" : "");
+  return s.append("|").append(std::to_string(k.read_bytes)).append("|").append(std::to_string(k.write_bytes));
+}
+
 }  // namespace
 
 Partition inductor_partition(PartitionId id, const Graph& traced, const Binding& bind, const Hardware& hw, const Options& opt) {
@@ -54,11 +66,17 @@ Partition inductor_partition(PartitionId id, const Graph& traced, const Binding&
   const std::vector<int64_t> numel = fusion::node_numels(*graph, bind);
   Partition part{id, graph, {}, {}};
   int triton = 0;
+  std::map<std::string, std::string> generated;  // a Triton kernel's code signature -> its name
   for (const Kernel& ik : schedule(*graph, bind, opt)) {
     fl::Kernel k;
     k.kind = lecture_kind(ik.kind);
-    k.name = kernel_name(*graph, ik, triton);
-    if (ik.kind != KernelKind::Mm && ik.kind != KernelKind::Bmm && ik.kind != KernelKind::Sdpa) ++triton;
+    if (ik.kind == KernelKind::Mm || ik.kind == KernelKind::Bmm || ik.kind == KernelKind::Sdpa) {
+      k.name = kernel_name(*graph, ik, 0);
+    } else {
+      auto [it, fresh] = generated.try_emplace(code_signature(*graph, ik));
+      if (fresh) it->second = kernel_name(*graph, ik, triton++);
+      k.name = it->second;  // the same code launched again keeps its name
+    }
     for (NodeId id : ik.computes) {
       const Node& n = graph->node(id);
       if (op_kind(n.op) == OpKind::View && !ik.copy) continue;  // indexing only, no code
