@@ -69,13 +69,6 @@ class HelpFormat : public CLI::Formatter {
 // A check that the value is one of `names`, listed in the option's text rather than beside its name.
 CLI::Validator one_of(std::vector<std::string> names) { return CLI::IsMember(std::move(names)).description(""); }
 
-template <class E, size_t N, class NameOf>
-std::vector<std::string> names_of(const E (&all)[N], NameOf name_of) {
-  std::vector<std::string> out;
-  for (E e : all) out.emplace_back(name_of(e));
-  return out;
-}
-
 // The command line as CLI11 reads it: the run's own options, then one option
 // per configuration key (core/config_keys.h), each in its section.
 struct CommandLine {
@@ -114,7 +107,7 @@ struct CommandLine {
                            "roofline time of the eager kernels that do it; the median and 90th percentile of "
                            "|roofline / measured - 1| per op"))
         ->type_name("FILE.csv");
-    std::vector<std::string> stages = names_of(kStages, stage_name);
+    std::vector<std::string> stages = enum_name_list(kStages, stage_name);
     stages.push_back("kernels");
     app.add_option("--emit", o.emit,
                    wrapped("print the prefill (or --phase decode) graph after a stage: " + enum_names(kStages, stage_name) +
@@ -128,7 +121,7 @@ struct CommandLine {
                        wrapped("with --demo 2 or 3: the four partitions (and --compiler's kernels) at many values of "
                                "KEY (" + enum_names(kSweepKeys, sweep_key_name) + "), log-spaced"))
             ->type_name("KEY")
-            ->check(one_of(names_of(kSweepKeys, sweep_key_name)));
+            ->check(one_of(enum_name_list(kSweepKeys, sweep_key_name)));
     points_option = app.add_option("--points", points, "points of the sweep (default 64)")->type_name("N");
     from_option = app.add_option("--from", from, "the sweep's first value (default 1)")->type_name("A");
     to_option = app.add_option("--to", to, "the sweep's last value (default the key's maximum)")->type_name("B");

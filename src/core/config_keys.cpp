@@ -81,6 +81,15 @@ struct KeyEntry {
   Read read;
 };
 
+// A key that names one value of an enum (its values kAll, named by kNameOf),
+// kept in the configuration's member kField.
+template <auto& kAll, auto kNameOf, auto kField>
+constexpr KeyEntry choice_key(ConfigKey key) {
+  return {key, names<kAll, kNameOf>,
+          [](AnalysisConfig& c, std::string_view k, const std::string& v) { c.*kField = to_choice(kAll, kNameOf, k, v); },
+          [](const AnalysisConfig& c) { return std::string(kNameOf(c.*kField)); }};
+}
+
 constexpr NumberRange kNotNumber{"", 0, 0, false};
 constexpr NumberRange integer(std::string_view key, int64_t max) { return {key, 1, static_cast<double>(max), true}; }
 constexpr NumberRange real(std::string_view key, double lo, double hi) { return {key, lo, hi, false}; }
@@ -94,11 +103,9 @@ constexpr KeyEntry kKeys[] = {
     {{"demo", G::Run, S::Nothing, kNotNumber, "N", "1..4 (default: all four)", kNoField, kNoField}, kNoChoices,
      [](AnalysisConfig& c, std::string_view k, const std::string& v) { c = for_demo_keeping_lang(c, to_int(k, v)); },
      [](const AnalysisConfig& c) { return std::to_string(c.demo); }},
-    {{"lang", G::Run, S::Nothing, kNotNumber, "zh|en", "language of tables and observations (default {default})", kNoField,
-      kNoField},
-     names<kLangs, lang_key>,
-     [](AnalysisConfig& c, std::string_view k, const std::string& v) { c.lang = to_choice(kLangs, lang_key, k, v); },
-     [](const AnalysisConfig& c) { return std::string(lang_key(c.lang)); }},
+    choice_key<kLangs, lang_key, &AnalysisConfig::lang>({"lang", G::Run, S::Nothing, kNotNumber, "zh|en",
+                                                         "language of tables and observations (default {default})",
+                                                         kNoField, kNoField}),
     {{"model", G::Model, S::Nothing, kNotNumber, "NAME", "{choices}", Text::UiModelPreset, Text::HelpModel},
      [] { return preset_keys(model_presets()); },
      [](AnalysisConfig& c, std::string_view k, const std::string& v) { if (!c.use_model(v)) unknown_choice(k, v); },
@@ -171,32 +178,21 @@ constexpr KeyEntry kKeys[] = {
      kNoChoices,
      [](AnalysisConfig& c, std::string_view k, const std::string& v) { c.batch = to_int(k, v); },
      [](const AnalysisConfig& c) { return std::to_string(c.batch); }},
-    {{"dtype", G::Workload, S::Nothing, kNotNumber, "D",
+    choice_key<kActDTypes, dtype_name, &AnalysisConfig::act>({"dtype", G::Workload, S::Nothing, kNotNumber, "D",
       "activations and KV cache, and the weights unless --weights-dtype: {choices} (default {default})",
-      Text::UiActDtype, Text::HelpActDtype},
-     names<kActDTypes, dtype_name>,
-     [](AnalysisConfig& c, std::string_view k, const std::string& v) { c.act = to_choice(kActDTypes, dtype_name, k, v); },
-     [](const AnalysisConfig& c) { return std::string(dtype_name(c.act)); }},
-    {{"weights_dtype", G::Workload, S::Nothing, kNotNumber, "D", "weight matrices: {choices} (default: as --dtype)",
-      Text::UiWeightsDtype, Text::HelpWeightsDtype},
-     names<kWeightDTypes, dtype_name>,
-     [](AnalysisConfig& c, std::string_view k, const std::string& v) { c.weights = to_choice(kWeightDTypes, dtype_name, k, v); },
-     [](const AnalysisConfig& c) { return std::string(dtype_name(c.weights)); }},
-    {{"attention", G::Workload, S::Nothing, kNotNumber, "F",
+      Text::UiActDtype, Text::HelpActDtype}),
+    choice_key<kWeightDTypes, dtype_name, &AnalysisConfig::weights>({"weights_dtype", G::Workload, S::Nothing, kNotNumber,
+                                                                     "D", "weight matrices: {choices} (default: as --dtype)",
+                                                                     Text::UiWeightsDtype, Text::HelpWeightsDtype}),
+    choice_key<kAttentionForms, attention_form_key, &AnalysisConfig::attention>({"attention", G::Workload, S::Nothing, kNotNumber, "F",
       "demos 2 and 3: how the layer writes attention: lecture (default), math (as PyTorch code does: / sqrt(dh), "
       "masked_fill with a boolean mask, softmax in float32) or sdpa (F.scaled_dot_product_attention, one op)",
-      Text::UiAttention, Text::HelpAttention},
-     names<kAttentionForms, attention_form_key>,
-     [](AnalysisConfig& c, std::string_view k, const std::string& v) { c.attention = to_choice(kAttentionForms, attention_form_key, k, v); },
-     [](const AnalysisConfig& c) { return std::string(attention_form_key(c.attention)); }},
-    {{"compiler", G::Workload, S::Nothing, kNotNumber, "C",
+      Text::UiAttention, Text::HelpAttention}),
+    choice_key<kCompilers, compiler_key, &AnalysisConfig::compiler>({"compiler", G::Workload, S::Nothing, kNotNumber, "C",
       "demos 2 and 3, one layer: lecture (default: the four partitions), inductor (also a model of torch.compile's "
       "default mode, as a fifth partition named \"inductor\", its kernels named as Inductor names them) or gpt-fast "
       "(the same with gpt-fast's setting: decode GEMVs as Triton reductions; fifth partition \"gpt_fast\")",
-      Text::UiCompiler, Text::HelpCompiler},
-     names<kCompilers, compiler_key>,
-     [](AnalysisConfig& c, std::string_view k, const std::string& v) { c.compiler = to_choice(kCompilers, compiler_key, k, v); },
-     [](const AnalysisConfig& c) { return std::string(compiler_key(c.compiler)); }},
+      Text::UiCompiler, Text::HelpCompiler}),
     {{"matmul_tflops", G::Hardware, S::Hardware, real("matmul_tflops", 0.1, 1e5), "X",
       "matmul throughput, TFLOP/s (default: the GPU's)", Text::UiMatmulTflops, Text::HelpMatmulTflops},
      kNoChoices,

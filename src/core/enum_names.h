@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fl {
 
@@ -21,6 +22,14 @@ template <class E, size_t N, class NameOf>
 std::string enum_names(const E (&all)[N], NameOf name_of) {
   std::string out;
   for (E e : all) out.append(out.empty() ? "" : ", ").append(name_of(e));
+  return out;
+}
+
+// Every enumerator's name, in order, one string each.
+template <class E, size_t N, class NameOf>
+std::vector<std::string> enum_name_list(const E (&all)[N], NameOf name_of) {
+  std::vector<std::string> out;
+  for (E e : all) out.emplace_back(name_of(e));
   return out;
 }
 

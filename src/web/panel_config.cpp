@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/config_keys.h"
+#include "core/enum_names.h"
 #include "core/presets.h"
 #include "web/caption.h"
 #include "web/explain.h"
@@ -150,13 +151,6 @@ void choice_input(State& state, const Workload& w, const char* key, const std::v
   });
 }
 
-template <class E, size_t N, class KeyOf>
-std::vector<std::string> keys_of(const E (&all)[N], KeyOf key_of) {
-  std::vector<std::string> out;
-  for (E e : all) out.emplace_back(key_of(e));
-  return out;
-}
-
 void draw_model_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {
   const AnalysisConfig& c = w.config;
   const ModelPreset* current = find_model(c.model_key);
@@ -196,13 +190,13 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
   number_input(state, w, "tokens", error);
   if (ViewDemo(state.settings.view) != 1) number_input(state, w, "kv_len", error);
   number_input(state, w, "batch", error);
-  choice_input(state, w, "dtype", keys_of(kActDTypes, dtype_name), error);
-  choice_input(state, w, "weights_dtype", keys_of(kWeightDTypes, dtype_name), error);
+  choice_input(state, w, "dtype", enum_name_list(kActDTypes, dtype_name), error);
+  choice_input(state, w, "weights_dtype", enum_name_list(kWeightDTypes, dtype_name), error);
   // How the layer writes attention, and which compiler's kernels follow the lecture's: demos 2 and 3
   // (the others keep the lecture's layer and rules).
   if (const int demo = ViewDemo(state.settings.view); demo == 2 || demo == 3) {
-    choice_input(state, w, "attention", keys_of(kAttentionForms, attention_form_key), error);
-    choice_input(state, w, "compiler", keys_of(kCompilers, compiler_key), error);
+    choice_input(state, w, "attention", enum_name_list(kAttentionForms, attention_form_key), error);
+    choice_input(state, w, "compiler", enum_name_list(kCompilers, compiler_key), error);
   } else {
     ForgetWidget("combo.attention");
     ForgetWidget("combo.compiler");
