@@ -218,7 +218,7 @@ std::optional<Observation> measured_observation(const AnalysisConfig& c, bool de
   if (ps.size() <= std::size(kAllPartitions)) return std::nullopt;
   const MeasuredRun* run = measured_run_for(c, decode);
   if (!run) return std::nullopt;
-  const RunComparison r = compare_run(*run, c);
+  const RunComparison r = compare_run(*run, c, ps.back());
   const Lang L = c.lang;
   std::string text = tr(Text::ObsCompilerMeasured, L,
                         {num(r.measured_kernels), fmt_time(r.measured_s), fmt_time(r.measured_graph_s), num(r.kernels),

@@ -18,10 +18,8 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c) {
-  const Partition p =
-      make_partition(*compiler_partition(c.compiler), c.traced_graph(run.decode), c.binding(), c.hw);
-  const GraphCost cost = graph_cost(p.kernels, c.hw);
+RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c, const Partition& p) {
+  const GraphCost& cost = p.cost;
   RunComparison r;
   r.run = &run;
   r.compiler = std::string(compiler_key(c.compiler));
@@ -59,7 +57,8 @@ CompilerComparison compare_with_measured() {
     }
     out.launch_s = c->hw.launch;
     out.graph_launch_s = c->hw.graph_launch;
-    const RunComparison& r = out.runs.emplace_back(compare_run(run, *c));
+    const Partition p = make_partition(*compiler_partition(c->compiler), c->traced_graph(run.decode), c->binding(), c->hw);
+    const RunComparison& r = out.runs.emplace_back(compare_run(run, *c, p));
     ratios.push_back(r.ratio());
     graph_ratios.push_back(r.graph_ratio());
     if (run.decode) {

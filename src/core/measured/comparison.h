@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/measured/h200_inductor.h"
+#include "core/partitions.h"
 
 namespace fl {
 
@@ -51,9 +52,9 @@ struct CompilerComparison {
   double launch_s = 0, graph_launch_s = 0;  // what the model assumes (the H200 preset)
 };
 
-// One run beside our model of it, costed under `c` (config_of(run), or the
-// page's configuration with its own fixed costs per kernel).
-RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c);
+// One run beside `p`, our model's partition of it under `c` (config_of(run),
+// or the page's configuration with its own fixed costs per kernel).
+RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c, const Partition& p);
 
 // Every run of h200_inductor_runs() that the lab models.
 CompilerComparison compare_with_measured();

@@ -76,10 +76,17 @@ std::optional<AnalysisConfig> config_of(const MeasuredRun& run) {
 
 const MeasuredRun* measured_run_for(const AnalysisConfig& c, bool decode) {
   if (c.whole_model || c.shown_compiler() == Compiler::Lecture) return nullptr;
-  for (const MeasuredRun& run : h200_inductor_runs()) {
-    if (run.decode != decode) continue;
-    const std::optional<AnalysisConfig> m = config_of(run);
-    if (!m) continue;
+  // Each run's configuration, made once: the page asks at every recompute.
+  static const std::vector<std::optional<AnalysisConfig>> configs = [] {
+    std::vector<std::optional<AnalysisConfig>> out;
+    for (const MeasuredRun& run : h200_inductor_runs()) out.push_back(config_of(run));
+    return out;
+  }();
+  const std::span<const MeasuredRun> runs = h200_inductor_runs();
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const MeasuredRun& run = runs[i];
+    const std::optional<AnalysisConfig>& m = configs[i];
+    if (run.decode != decode || !m) continue;
     const bool same_gpu = m->hw.matmul_flops == c.hw.matmul_flops && m->hw.other_flops == c.hw.other_flops &&
                           m->hw.bandwidth == c.hw.bandwidth;
     const bool same_size = decode ? m->kv_len == c.kv_len : m->tokens == c.tokens;
