@@ -3,20 +3,10 @@
 #include <algorithm>
 
 #include "core/cost.h"
+#include "core/measured/percentile.h"
 #include "core/partitions.h"
 
 namespace fl {
-
-namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-}  // namespace
 
 RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c, const Partition& p) {
   const GraphCost& cost = p.cost;
@@ -66,10 +56,10 @@ CompilerComparison compare_with_measured() {
       graph_fixed.push_back(r.measured_graph_fixed_per_kernel());
     }
   }
-  out.median_ratio = median(ratios);
-  out.median_graph_ratio = median(graph_ratios);
-  out.decode_fixed_per_kernel = median(fixed);
-  out.decode_graph_fixed_per_kernel = median(graph_fixed);
+  out.median_ratio = percentile(ratios, 0.5);
+  out.median_graph_ratio = percentile(graph_ratios, 0.5);
+  out.decode_fixed_per_kernel = percentile(fixed, 0.5);
+  out.decode_graph_fixed_per_kernel = percentile(graph_fixed, 0.5);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/cost.h"
+#include "core/measured/percentile.h"
 #include "core/partitions.h"
 #include "core/presets.h"
 #include "core/settings.h"
@@ -213,14 +214,6 @@ std::optional<ProfiledOp> op_of(const Graph& g, const Kernel& k) {
     return ProfiledOp::MlpAct;  // SiLU(gate) · up
   if (first.op == Op::Add && k.nodes.size() == 1) return ProfiledOp::Add;  // a residual add
   return std::nullopt;
-}
-
-double percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const double at = q * static_cast<double>(v.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(at)), hi = static_cast<size_t>(std::ceil(at));
-  return v[lo] + (v[hi] - v[lo]) * (at - static_cast<double>(lo));
 }
 
 }  // namespace
