@@ -169,13 +169,7 @@ int print_validation(const Options& o) {
   }
   const ProfileValidation v = validate_profile(profile);
   if (o.json) {
-    json rows = json::array(), summary = json::object();
-    for (const OpValidation& r : v.rows)
-      rows.push_back({{"num_tokens", r.num_tokens}, {"op", profiled_op_name(r.op)}, {"measured_us", r.measured_us},
-                      {"roofline_us", r.roofline_us}});
-    for (const OpSummary& s : v.summary)
-      summary[std::string(profiled_op_name(s.op))] = {{"rows", s.rows}, {"roofline", {{"median", s.median_error}, {"p90", s.p90_error}}}};
-    std::cout << json{{"gpu", profile.gpu}, {"model", profile.model}, {"rows", rows}, {"summary", summary}}.dump() << "\n";
+    std::cout << to_json(profile, v).dump() << "\n";
     return 0;
   }
   const Lang l = o.lang;
@@ -197,9 +191,7 @@ int print_run(const CompilerComparison& c, const Options& o) {
     throw UsageError("--run: no modelled run '" + o.run + "' (one of: " + ids + ")");
   }
   if (o.json) {
-    json all = to_json(c);
-    for (const json& run : all["runs"])
-      if (run["id"] == o.run) std::cout << run.dump() << "\n";
+    std::cout << to_json(*r).dump() << "\n";
     return 0;
   }
   const Lang l = o.lang;

@@ -196,25 +196,28 @@ json kernel_rows_json(const RunComparison& r) {
 }
 }  // namespace
 
+json to_json(const RunComparison& r) {
+  return {{"id", r.run->id},
+          {"compiler", r.compiler},
+          {"kernels", r.kernels},
+          {"measured_kernels", r.measured_kernels},
+          {"roofline_us", r.roofline_s * 1e6},
+          {"predicted_us", r.predicted_s * 1e6},
+          {"measured_us", r.measured_s * 1e6},
+          {"ratio", r.ratio()},
+          {"predicted_graph_us", r.predicted_graph_s * 1e6},
+          {"measured_graph_us", r.measured_graph_s * 1e6},
+          {"graph_ratio", r.graph_ratio()},
+          {"triton_predicted_us", r.triton_predicted_us},
+          {"triton_measured_us", r.triton_measured_us},
+          {"extern_predicted_us", r.extern_predicted_us},
+          {"extern_measured_us", r.extern_measured_us},
+          {"kernel_list", kernel_rows_json(r)}};
+}
+
 json to_json(const CompilerComparison& c) {
   json runs = json::array();
-  for (const RunComparison& r : c.runs)
-    runs.push_back({{"id", r.run->id},
-                    {"compiler", r.compiler},
-                    {"kernels", r.kernels},
-                    {"measured_kernels", r.measured_kernels},
-                    {"roofline_us", r.roofline_s * 1e6},
-                    {"predicted_us", r.predicted_s * 1e6},
-                    {"measured_us", r.measured_s * 1e6},
-                    {"ratio", r.ratio()},
-                    {"predicted_graph_us", r.predicted_graph_s * 1e6},
-                    {"measured_graph_us", r.measured_graph_s * 1e6},
-                    {"graph_ratio", r.graph_ratio()},
-                    {"triton_predicted_us", r.triton_predicted_us},
-                    {"triton_measured_us", r.triton_measured_us},
-                    {"extern_predicted_us", r.extern_predicted_us},
-                    {"extern_measured_us", r.extern_measured_us},
-                    {"kernel_list", kernel_rows_json(r)}});
+  for (const RunComparison& r : c.runs) runs.push_back(to_json(r));
   return {{"source", kH200InductorSource},
           {"runs", runs},
           {"median_ratio", c.median_ratio},
@@ -224,6 +227,17 @@ json to_json(const CompilerComparison& c) {
           {"launch_us", c.launch_s * 1e6},
           {"graph_launch_us", c.graph_launch_s * 1e6},
           {"not_modelled", c.not_modelled}};
+}
+
+json to_json(const OpProfile& p, const ProfileValidation& v) {
+  json rows = json::array(), summary = json::object();
+  for (const OpValidation& r : v.rows)
+    rows.push_back({{"num_tokens", r.num_tokens}, {"op", profiled_op_name(r.op)}, {"measured_us", r.measured_us},
+                    {"roofline_us", r.roofline_us}});
+  for (const OpSummary& s : v.summary)
+    summary[std::string(profiled_op_name(s.op))] = {{"rows", s.rows},
+                                                    {"roofline", {{"median", s.median_error}, {"p90", s.p90_error}}}};
+  return {{"gpu", p.gpu}, {"model", p.model}, {"rows", rows}, {"summary", summary}};
 }
 
 }  // namespace fl

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/measured/comparison.h"
+#include "core/measured/op_profile.h"
 #include "core/report.h"
 
 namespace fl {
@@ -18,6 +19,8 @@ nlohmann::json to_json(const PhaseReport& r);
 nlohmann::json to_json(const KernelsReport& r);
 nlohmann::json to_json(const OurAblationReport& r);
 nlohmann::json to_json(const AblationReport& r);
+nlohmann::json to_json(const RunComparison& r);       // --compare-compilers --run
 nlohmann::json to_json(const CompilerComparison& c);  // --compare-compilers
+nlohmann::json to_json(const OpProfile& p, const ProfileValidation& v);  // --validate
 
 }  // namespace fl
