@@ -5,6 +5,7 @@
 
 #include "core/compiled.h"
 #include "core/report.h"
+#include "page/embed_fit.h"
 #include "page/explain_state.h"
 #include "page/settings.h"
 #include "page/view_caches.h"
@@ -41,6 +42,8 @@ struct State {
   std::string url_warning;                // URL values that were ignored
   std::string throw_next_frame;           // tests: the next frame throws this
   ViewCaches caches;                      // what the views keep between frames
+  EmbedFit embed_fit;                     // an embed's scale, shrunk to fit its frame
+  double layout_scale = 1;                // this frame's: settings.scale, or the embed's fit
 };
 
 // Settings from the URL query over the defaults (language: the query's, else

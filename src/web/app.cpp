@@ -1,5 +1,7 @@
 #include "web/app.h"
 
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <string>
 
@@ -95,6 +97,24 @@ Text ViewTitle(View v) {
   return Text::UiTabKernels;
 }
 
+namespace {
+
+// The view's content this frame against its frame (ImGui's own scroll
+// limits lag a frame behind, and an embed's fit must not act twice on one
+// overflow). A wide table that would scroll sideways counts as running over.
+void measure_overflow(AppUi& ui) {
+  const ImGuiWindow* view = ImGui::GetCurrentWindow();
+  const ImVec2 content(view->DC.CursorMaxPos.x - view->DC.CursorStartPos.x,
+                       view->DC.CursorMaxPos.y - view->DC.CursorStartPos.y);
+  const ImVec2 frame = view->InnerRect.GetSize();
+  const float pad_x = view->WindowPadding.x * 2, pad_y = view->WindowPadding.y * 2;
+  constexpr float kSlack = 0.5f;  // sub-pixel rounding is not an overflow
+  ui.view_overflow_x = std::max(content.x + pad_x - frame.x - kSlack, TakeWidthShortfall());
+  ui.view_overflow_y = content.y + pad_y - frame.y - kSlack;
+}
+
+}  // namespace
+
 void DrawApp(State& state, AppUi& ui) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->Pos);
@@ -127,6 +147,8 @@ void DrawApp(State& state, AppUi& ui) {
   ImGui::BeginChild("view", ImVec2(0, 0), false);
   if (state.has_results) draw_view(state);
   RecordShown("view_overflow_px", ImGui::GetScrollMaxY());  // what an inner scrollbar would hide
+  measure_overflow(ui);
+  RecordShown("layout_scale", state.layout_scale);
   RecordShown("view_scroll_y", ImGui::GetScrollY());
   ImGui::EndChild();
   if (!state.settings.embed) ImGui::EndGroup();

@@ -13,6 +13,9 @@ struct AppUi {
   View tab_shown = View::Kernels;  // the tab the tab bar showed last frame
   bool first_frame = true;
   bool drawer_open = false;        // narrow layout: the settings drawer
+  // How far the view's content ran past its frame this frame, in layout
+  // units (0 when it fit): an embed shrinks its scale by it.
+  float view_overflow_x = 0, view_overflow_y = 0;
 };
 
 void DrawApp(State& state, AppUi& ui);

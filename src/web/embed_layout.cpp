@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "web/explain.h"
 #include "web/widgets.h"
@@ -11,6 +12,7 @@ namespace fl::web {
 
 namespace {
 bool g_embedded = false;
+float g_width_shortfall = 0;
 }  // namespace
 
 void SetEmbedLayout(bool embedded) { g_embedded = embedded; }
@@ -23,6 +25,12 @@ bool BeginDetails(Lang lang, bool open_now) {
   RecordWidget("details");
   return open;
 }
+
+void NoteWidthShortfall(float px) {
+  if (g_embedded) g_width_shortfall = std::max(g_width_shortfall, px);
+}
+
+float TakeWidthShortfall() { return std::exchange(g_width_shortfall, 0.0f); }
 
 float DetailsHeight() { return g_embedded ? ImGui::GetFrameHeightWithSpacing() : 0; }
 

@@ -20,6 +20,11 @@ bool BeginDetails(Lang lang, bool open_now = false);
 // view after `reserve` px for what follows the chart, at least `least`.
 float FitHeight(float wanted, float least, float reserve);
 
+// A table `px` wider than the view (it scrolls sideways): in an embed, the
+// frame's fit shrinks the scale by it. Taken (and reset) once a frame.
+void NoteWidthShortfall(float px);
+float TakeWidthShortfall();
+
 // The height BeginDetails' header takes (0 on the page), for `reserve`.
 float DetailsHeight();
 

@@ -96,7 +96,7 @@ std::string set_explain_json(const std::string& text) {
 void RecordRect(const std::string& name, ImVec2 min, ImVec2 size) {
   // In CSS pixels: ImGui's units are CSS pixels divided by the page's scale.
   const State* state = BoundState();
-  const float k = state ? static_cast<float>(state->settings.scale) : 1.0f;
+  const float k = state ? static_cast<float>(state->layout_scale) : 1.0f;
   g_widgets[name] = {min.x * k, min.y * k, size.x * k, size.y * k};
 }
 

@@ -63,14 +63,25 @@ bool should_draw(App& app, bool context_restored) {
   return true;
 }
 
+EmbedFitKey fit_key(const Settings& s, const CanvasSize& canvas) {
+  std::string controls;
+  for (const std::string& key : s.controls) controls += key + ",";
+  return {std::string(ViewKey(s.view)), canvas.css_width, canvas.css_height, s.scale, std::string(lang_key(s.lang)), controls};
+}
+
 // GLFW's mouse is in canvas pixels; ImGui works in CSS pixels divided by the
 // page's scale (scale=, for slides) and renders at DisplayFramebufferScale,
 // so that every text and widget grows with the scale and stays crisp.
+// An embed is laid out at its fitted scale (embed_fit.h); its font stays
+// baked at the requested one, so finding the fit rebuilds no atlas.
 void begin_frame(App& app) {
   const CanvasSize canvas = SyncCanvasSize();
-  const float scale = static_cast<float>(app.state.settings.scale);
+  const Settings& settings = app.state.settings;
+  const double scale_wanted = settings.scale;
+  app.state.layout_scale = settings.embed ? app.state.embed_fit.Begin(fit_key(settings, canvas)) : scale_wanted;
+  const float scale = static_cast<float>(app.state.layout_scale);
   const float pixels = canvas.pixel_ratio * scale;  // framebuffer pixels per ImGui unit
-  if (app.fonts.Update(pixels, app.state.settings.lang)) {
+  if (app.fonts.Update(canvas.pixel_ratio * static_cast<float>(scale_wanted), settings.lang)) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
@@ -119,7 +130,9 @@ void recover_frame() {
   }
 }
 
-void draw_frame(App& app) {
+// Lays out one frame; true when an embed's fit changed its scale (or lets
+// its tables settle) and the frame is to be laid out again before it is shown.
+bool layout_frame(App& app) {
   begin_frame(app);
   if (!app.state.throw_next_frame.empty()) {
     std::string message = std::move(app.state.throw_next_frame);
@@ -131,6 +144,23 @@ void draw_frame(App& app) {
   UpdateTouchScroll(PressIsTouch());
   KeyboardFocusFrameEnding();
   RecordUiTime(emscripten_get_now() - start);
+  if (!app.state.settings.embed || app.frame == 0) return false;  // the first frame only sizes windows and tables
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  return app.state.embed_fit.Observe(display.x, display.y, app.ui.view_overflow_x, app.ui.view_overflow_y);
+}
+
+// Bounds the frames laid out unseen while an embed searches its fit.
+constexpr int kMaxFitPasses = 16;
+
+void draw_frame(App& app) {
+  // An embed searches its fit in frames laid out but not shown, so the
+  // audience never sees the text change size (embed_fit.h).
+  bool again = layout_frame(app);
+  for (int pass = 1; again && pass < kMaxFitPasses; ++pass) {
+    ImGui::EndFrame();
+    again = layout_frame(app);
+  }
+  if (again) KeepDrawing();  // the search goes on in the next frames
   // ImGui sizes new windows and tables in their first frame and shows them
   // from the next: the first frame is not rendered (SwiftShader takes ~0.1 s
   // to render one).

@@ -110,7 +110,7 @@ void number_input(State& state, const Workload& w, const char* key, const InputE
     RecordWidget(std::string("input.") + key);
     if (ImGui::IsItemActive()) RecordActiveInput(key);
     if (const FingerOnField finger = LastFingerOnField(); finger != FingerOnField::None)
-      offer_soft_input(key, value, state.settings.scale, finger == FingerOnField::Tapped);
+      offer_soft_input(key, value, state.layout_scale, finger == FingerOnField::Tapped);
     ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
     if (value != preset) {
       const bool reset = ResetButton((std::string("reset##") + key).c_str());

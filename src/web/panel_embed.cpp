@@ -12,12 +12,19 @@ void DrawEmbedStrip(State& state) {
   Settings& s = state.settings;
   const Lang lang = s.lang;
   const std::string line = ViewCaption(state);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(line.c_str());
   const char* toggle = Tx(Text::UiLanguage, lang);
   const float button_w = ImGui::CalcTextSize(toggle).x + ImGui::GetStyle().FramePadding.x * 2;
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - button_w));
+  const float button_x = ImGui::GetWindowContentRegionMax().x - button_w;
+  // The caption wraps short of the language button rather than running under it.
+  const float top = ImGui::GetCursorPosY();
+  ImGui::AlignTextToFramePadding();
+  ImGui::PushTextWrapPos(button_x - ImGui::GetStyle().ItemSpacing.x);
+  ImGui::TextWrapped("%s", line.c_str());
+  ImGui::PopTextWrapPos();
+  const float below = ImGui::GetCursorPosY();
+  ImGui::SetCursorPos(ImVec2(button_x, top));
   if (ImGui::SmallButton(toggle)) s.lang = lang == Lang::Zh ? Lang::En : Lang::Zh;
+  ImGui::SetCursorPosY(std::max(below, ImGui::GetCursorPosY()));
   // The numbers the teacher chose (controls=), side by side; each shows its own error.
   if (!s.controls.empty() && ImGui::BeginTable("controls", static_cast<int>(s.controls.size()))) {
     ImGui::TableNextRow();

@@ -79,7 +79,7 @@ void DrawRooflinePanel(State& state) {
   int& selected = state.settings.kernel;
   if (selected >= static_cast<int>(p.kernels.size())) selected = -1;
   ExplainState& e = state.explain;
-  ImGui::SameLine();
+  SameLineIfRoom(ToggleWidth(Tx(Text::UiRooflineArrows, lang)));
   ImGui::Checkbox(Tx(Text::UiRooflineArrows, lang), &e.arrows);
   RecordWidget("roofline.arrows");
   static const RooflineArrows kNoArrows;

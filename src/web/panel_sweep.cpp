@@ -63,17 +63,17 @@ void draw_controls(ExplainState& e, bool decode, Lang lang) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(Tx(Text::UiSweepOver, lang));
   for (SweepKey k : keys_of(decode)) {
-    ImGui::SameLine();
     const std::string name(sweep_key_name(k));
     const std::string label = std::string(FieldLabel(name, lang)) + "##sweep." + name;
+    SameLineIfRoom(ToggleWidth(label.c_str()));
     if (ImGui::RadioButton(label.c_str(), k == key))
       e.sweep_key = static_cast<int>(std::find(std::begin(kSweepKeys), std::end(kSweepKeys), k) - std::begin(kSweepKeys));
     RecordWidget("sweep." + name);
   }
-  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  SameLineIfRoom(ToggleWidth(Tx(Text::UiSweepTime, lang)), ImGui::GetFontSize() * 1.5f);
   if (ImGui::RadioButton(Tx(Text::UiSweepTime, lang), !e.sweep_bytes)) e.sweep_bytes = false;
   RecordWidget("sweep.time");
-  ImGui::SameLine();
+  SameLineIfRoom(ToggleWidth(Tx(Text::UiSweepBytes, lang)));
   if (ImGui::RadioButton(Tx(Text::UiSweepBytes, lang), e.sweep_bytes)) e.sweep_bytes = true;
   RecordWidget("sweep.bytes");
 }

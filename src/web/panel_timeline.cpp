@@ -41,7 +41,7 @@ void DrawTimelinePanel(State& state) {
 
   ImGui::Checkbox(Tx(Text::UiTimelineGraphs, lang), &e.graphs);
   RecordWidget("graphs");
-  ImGui::SameLine();
+  SameLineIfRoom(ToggleWidth(Tx(Text::UiTimelineMega, lang)));
   ImGui::Checkbox(Tx(Text::UiTimelineMega, lang), &e.megakernel);
   RecordWidget("mega");
   const double overhead = e.graphs ? hw.graph_launch : hw.launch;

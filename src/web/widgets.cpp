@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/units.h"
+#include "web/embed_layout.h"
 #include "web/theme.h"
 
 namespace fl::web {
@@ -75,7 +76,8 @@ WideTable BeginWideTable(const char* id, int columns, ImGuiTableFlags flags, int
                          int text_lines) {
   WideTable t;
   ImVec2 outer(0, 0);
-  if (ImGui::GetContentRegionAvail().x < min_width) {
+  if (const float avail = ImGui::GetContentRegionAvail().x; avail < min_width) {
+    NoteWidthShortfall(min_width - avail);
     flags |= ImGuiTableFlags_ScrollX;
     const float row = ImGui::GetTextLineHeight() * static_cast<float>(text_lines) + ImGui::GetStyle().CellPadding.y * 2;
     outer.y = row * static_cast<float>(rows) + ImGui::GetFrameHeight() + ImGui::GetStyle().ScrollbarSize + 4;
@@ -108,6 +110,16 @@ void SectionHeading(const std::string& text) {
   ImGui::TextUnformatted(text.c_str());
   ImGui::PopStyleColor();
   ImGui::Separator();
+}
+
+void SameLineIfRoom(float width, float spacing) {
+  const float line_end = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
+  if (ImGui::GetItemRectMax().x + gap + width <= line_end) ImGui::SameLine(0, gap);
+}
+
+float ToggleWidth(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
 void DrawViewHeader(const std::string& title, Lang lang) {

@@ -20,6 +20,14 @@ void TextMuted(const std::string& text);
 void TextError(const std::string& text);
 void SectionHeading(const std::string& text);
 
+// In place of SameLine() before an item `width` wide: on this line where it
+// still fits, else at the start of the next (a row of toggles that wraps on
+// a narrow screen or a scaled embed instead of running off its edge).
+// `spacing` as SameLine's: the style's item spacing when negative.
+void SameLineIfRoom(float width, float spacing = -1);
+// The width of a checkbox or radio button with `label`, for SameLineIfRoom.
+float ToggleWidth(const char* label);
+
 // Called after a closed combo: the wheel over it steps through its list
 // (-1 up, +1 down, else 0) instead of scrolling the panel. `current` moved
 // by the step, kept within 0..count-1 (-1, none chosen, steps to an end).

@@ -800,15 +800,21 @@ async function overflow(page) {
   return (await page.evaluate(() => fusionlab.getExplain())).shown.view_overflow_px;
 }
 
-test("every embedded view fits its iframe at 800×450, 960×540 and 1280×720: no inner scrollbar", async () => {
+test("every embedded view fits its iframe at 800×450, 960×540 and 1280×720, scaled ×1.5 too: no inner scrollbar", async () => {
   const views = ["kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep"];
-  for (const [width, height] of [[800, 450], [960, 540], [1280, 720]]) {
+  for (const [width, height, scale] of [[800, 450, 1], [960, 540, 1], [1280, 720, 1], [800, 450, 1.5]]) {
     for (const lang of ["en", "zh"]) {
-      const { page, errors } = await open(`embed=1&lang=${lang}&view=kernels`, { width, height });
+      const { page, errors } = await open(`embed=1&lang=${lang}&view=kernels&scale=${scale}`, { width, height });
       for (const view of views) {
         await page.evaluate((v) => fusionlab.setState({ view: v }), view);
-        assert.equal(await overflow(page), 0, `${view} at ${width}×${height} (${lang})`);
+        const where = `${view} at ${width}×${height}, scale ${scale} (${lang})`;
+        assert.equal(await overflow(page), 0, where);
+        // Where the view does not fit at the scale asked for, it is drawn at
+        // the largest that fits: smaller, never larger, and still larger than ×1.
+        const drawn = (await page.evaluate(() => fusionlab.getExplain())).shown.layout_scale;
+        assert.ok(drawn <= scale && (scale === 1 || drawn > 1), `${where}: drawn at ${drawn}`);
       }
+      assert.equal((await page.evaluate(() => fusionlab.getState())).scale ?? 1, scale, "the state keeps the scale asked for");
       assert.deepEqual(errors, []);
       await page.close();
     }
