@@ -96,6 +96,10 @@ target_link_options(fusionlab_web PRIVATE
   # No JS eval (embind otherwise builds functions with `new Function`): the
   # page's Content-Security-Policy allows 'wasm-unsafe-eval' only.
   -sDYNAMIC_EXECUTION=0
+  # WebGL2's core has all the page draws with; enabling every extension the
+  # browser offers when the context is made took ~75 ms of a software
+  # renderer's first frame (tests/e2e/startup.mjs, medians of 15 loads).
+  -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0
   -sALLOW_MEMORY_GROWTH=1
   -sENVIRONMENT=web
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free
