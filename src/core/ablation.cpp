@@ -27,58 +27,50 @@ std::vector<AblationEntry> settings() {
   };
 }
 
-// One traced graph through the pipelines the settings ask for: only attention
-// matching and weight folding change the graph, so each of those pipelines
-// runs once (a whole model's takes tens of milliseconds).
-class Pipelines {
- public:
-  explicit Pipelines(const Graph& traced) : traced_(traced) {}
-  const Graph& optimized(bool attention, bool fold_weights) {
-    std::optional<Graph>& g = graphs_[attention][fold_weights];
-    if (!g) g = optimize(traced_, attention, fold_weights);
-    return *g;
-  }
-
- private:
-  const Graph& traced_;
-  std::optional<Graph> graphs_[2][2];
-};
-
-// Total time of one setting.
-GraphCost cost_of(Pipelines& pipelines, const AblationSwitches& s, const Binding& bind, const Hardware& hw) {
+// Fuses an optimised graph as one setting asks and costs it.
+GraphCost cost_of(const Graph& optimized, const AblationSwitches& s, const Binding& bind, const Hardware& hw) {
   // With neither fusion nor inlining nothing merges: the decomposed ops each run alone.
   FuseOptions opt;
   opt.enable = s.fusion || s.inlining;
   opt.fusion = s.fusion;
   opt.inlining = s.inlining;
   opt.matmul_epilogues = s.matmul_epilogues;
-  const Graph& g = pipelines.optimized(s.attention_matching, s.weight_folding);
   Hardware h = hw;
   h.launch = s.cuda_graphs ? hw.graph_launch : hw.launch;
-  return graph_cost(fuse(g, opt, bind), h);
+  return graph_cost(fuse(optimized, opt, bind), h);
+}
+
+// Costs every setting in one phase. Only attention matching and weight
+// folding change the optimised graph: each of the four pipelines runs once,
+// for the settings that share it, and its graph is let go before the next (a
+// whole model's graph is megabytes; all of them at once were most of the
+// whole 405B's memory).
+void cost_phase(const AnalysisConfig& c, bool decode, std::vector<AblationEntry>& entries) {
+  const Graph traced = c.traced_graph(decode);
+  const Binding bind = decode ? c.binding() : Binding{};
+  // Eager: composites are one kernel each, launched one by one.
+  const double eager = graph_cost(fuse(traced, {false}, bind), c.hw).t_total;
+  for (const bool attention : {true, false})
+    for (const bool fold_weights : {true, false}) {
+      std::optional<Graph> optimized;
+      for (AblationEntry& e : entries) {
+        if (e.switches.attention_matching != attention || e.switches.weight_folding != fold_weights) continue;
+        if (!optimized) optimized = optimize(traced, attention, fold_weights);
+        const GraphCost cost = cost_of(*optimized, e.switches, bind, c.hw);
+        (decode ? e.decode_speedup : e.prefill_speedup) = eager / cost.t_total;
+        (decode ? e.decode_kernels : e.prefill_kernels) = cost.kernels;
+        (decode ? e.decode_bytes : e.prefill_bytes) = cost.bytes;
+      }
+    }
 }
 
 }  // namespace
 
 std::vector<AblationEntry> run_ablation(const AnalysisConfig& c) {
   validate(c);
-  const Graph prefill = c.traced_graph(false), decode = c.traced_graph(true);
-  const Binding bind = c.binding();
-  // Eager: composites are one kernel each, launched one by one.
-  double eager_prefill = graph_cost(fuse(prefill, {false}), c.hw).t_total;
-  double eager_decode = graph_cost(fuse(decode, {false}, bind), c.hw).t_total;
-
-  Pipelines prefill_pipelines(prefill), decode_pipelines(decode);
   std::vector<AblationEntry> out = settings();
-  for (AblationEntry& e : out) {
-    GraphCost p = cost_of(prefill_pipelines, e.switches, {}, c.hw), d = cost_of(decode_pipelines, e.switches, bind, c.hw);
-    e.prefill_speedup = eager_prefill / p.t_total;
-    e.decode_speedup = eager_decode / d.t_total;
-    e.prefill_kernels = p.kernels;
-    e.decode_kernels = d.kernels;
-    e.prefill_bytes = p.bytes;
-    e.decode_bytes = d.bytes;
-  }
+  cost_phase(c, false, out);
+  cost_phase(c, true, out);
   return out;
 }
 
