@@ -87,6 +87,13 @@ std::string write(const Report& r, const Options& o) {
   return o.json ? to_json(r).dump() + "\n" : render(r, o.lang);
 }
 
+std::string write(const KernelsReport& r, const Options& o) {
+  if (!o.json) return render(r, o.lang);
+  std::string out;
+  append_json(out, r);
+  return out + "\n";
+}
+
 std::string run_demo(const AnalysisConfig& c, const Options& o) {
   validate(c);
   switch (c.demo) {

@@ -33,17 +33,39 @@ Graph run_after(Graph g, Stage from, Stage to = kLastStage) {
 }
 }  // namespace
 
+namespace {
+
+// Whether `opt` runs the pass of `stage`.
+bool runs(const PipelineOptions& opt, Stage stage) {
+  return static_cast<int>(stage) <= static_cast<int>(opt.stop_after) && (stage != Stage::MatchAttention || opt.match_attention);
+}
+
+StageResult run_stage(const StageResult& before, Stage stage, Pass pass, const PipelineOptions& opt) {
+  PassResult r = pass(before.graph);
+  if (opt.verify_each) verify(r.graph);
+  return {stage, std::move(r.graph), r.rewrites};
+}
+
+}  // namespace
+
 std::vector<StageResult> run_pipeline(const Graph& traced, const PipelineOptions& opt) {
   std::vector<StageResult> out;
   out.push_back({Stage::Traced, traced, 0});
-  for (auto [stage, pass] : kPasses) {
-    if (static_cast<int>(stage) > static_cast<int>(opt.stop_after)) break;
-    if (stage == Stage::MatchAttention && !opt.match_attention) continue;
-    PassResult r = pass(out.back().graph);
-    if (opt.verify_each) verify(r.graph);
-    out.push_back({stage, std::move(r.graph), r.rewrites});
-  }
+  for (auto [stage, pass] : kPasses)
+    if (runs(opt, stage)) out.push_back(run_stage(out.back(), stage, pass, opt));
   return out;
+}
+
+void for_each_stage(const Graph& traced, const PipelineOptions& opt,
+                    const std::function<void(const StageResult* before, const StageResult& stage)>& visit) {
+  StageResult last{Stage::Traced, traced, 0};
+  visit(nullptr, last);
+  for (auto [stage, pass] : kPasses) {
+    if (!runs(opt, stage)) continue;
+    StageResult next = run_stage(last, stage, pass, opt);
+    visit(&last, next);
+    last = std::move(next);
+  }
 }
 
 Graph optimize(const Graph& traced, bool attention, bool fold_weights) {

@@ -3,6 +3,7 @@
 // Every stage's graph is kept, so a view can show the graph pass by pass.
 #pragma once
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct PipelineOptions {
 
 // The traced graph first, then one entry per pass that ran.
 std::vector<StageResult> run_pipeline(const Graph& traced, const PipelineOptions& opt = {});
+
+// The same stages, each handed to `visit` with the one before it (nullptr
+// for the traced graph) and let go after: only two graphs are alive at once
+// (a whole model's stages together are tens of megabytes).
+void for_each_stage(const Graph& traced, const PipelineOptions& opt,
+                    const std::function<void(const StageResult* before, const StageResult& stage)>& visit);
 
 // The final graph of the standard pipeline.
 Graph optimize(const Graph& traced, bool attention = true, bool fold_weights = true);

@@ -17,6 +17,10 @@ nlohmann::json to_json(const MemoryReport& m);
 nlohmann::json to_json(const std::vector<Observation>& observations);
 nlohmann::json to_json(const PhaseReport& r);
 nlohmann::json to_json(const KernelsReport& r);
+// to_json(r).dump(), appended to `out` without building it whole: the
+// stages, most of a whole model's output (a DOM ten times its text), one at a
+// time.
+void append_json(std::string& out, const KernelsReport& r);
 nlohmann::json to_json(const OurAblationReport& r);
 nlohmann::json to_json(const AblationReport& r);
 nlohmann::json to_json(const RunComparison& r);       // --compare-compilers --run

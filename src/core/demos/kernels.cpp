@@ -34,22 +34,21 @@ int projection_kernel(const Partition& p, const std::string& name) {
 // The pipeline stage by stage: each graph, what its pass added (flagged) and
 // removed, and for the last stage the kernel that runs each node.
 std::vector<StageReport> stage_reports(const Graph& traced, const Partition& fused, const Binding& bind) {
-  std::vector<StageResult> stages = run_pipeline(traced, {});
   std::vector<int> kernel_of(fused.graph->size(), -1);
   for (size_t k = 0; k < fused.kernels.size(); ++k)
     for (NodeId id : fused.kernels[k].nodes) kernel_of[static_cast<size_t>(id)] = static_cast<int>(k);
   std::vector<StageReport> out;
-  out.reserve(stages.size());
-  for (size_t s = 0; s < stages.size(); ++s) {
-    const Graph& g = stages[s].graph;
-    StageDiff diff = s ? diff_graphs(stages[s - 1].graph, g) : StageDiff{};
+  out.reserve(std::size(kStages));
+  for_each_stage(traced, {}, [&](const StageResult* before, const StageResult& stage) {
+    const Graph& g = stage.graph;
+    StageDiff diff = before ? diff_graphs(before->graph, g) : StageDiff{};
     StageReport r;
-    r.stage = stages[s].stage;
-    r.rewrites = stages[s].rewrites;
+    r.stage = stage.stage;
+    r.rewrites = stage.rewrites;
     r.added = diff.added.size();
     r.rewritten = diff.rewritten.size();
-    for (NodeId id : diff.removed) r.removed.push_back(node_str(stages[s - 1].graph, id));
-    const bool last = s + 1 == stages.size();
+    for (NodeId id : diff.removed) r.removed.push_back(node_str(before->graph, id));
+    const bool last = stage.stage == kLastStage;
     r.nodes.resize(g.size());
     for (size_t i = 0; i < g.size(); ++i) {
       const Node& n = g.nodes()[i];
@@ -64,7 +63,7 @@ std::vector<StageReport> stage_reports(const Graph& traced, const Partition& fus
     for (NodeId id : diff.added) r.nodes[static_cast<size_t>(id)].change = NodeChange::Added;
     for (NodeId id : diff.rewritten) r.nodes[static_cast<size_t>(id)].change = NodeChange::Rewritten;
     out.push_back(std::move(r));
-  }
+  });
   return out;
 }
 
