@@ -4,7 +4,6 @@
 // and the web page draws, so the three can never disagree.
 #include <cstdio>
 #include <fstream>
-#include <future>
 #include <iostream>
 
 #include "cli/args.h"
@@ -91,7 +90,8 @@ std::string write(const KernelsReport& r, const Options& o) {
   if (!o.json) return render(r, o.lang);
   std::string out;
   append_json(out, r);
-  return out + "\n";
+  out += '\n';  // in place: a whole model's text is megabytes
+  return out;
 }
 
 std::string run_demo(const AnalysisConfig& c, const Options& o) {
@@ -305,13 +305,10 @@ int run(const std::vector<std::string>& args) {
     }
     return 0;
   }
-  // The demos are independent: computed and rendered concurrently (a whole
-  // 405B model's demo 1 alone takes a few hundred ms), printed in order. An
-  // exception in one reaches the caller through get().
-  std::vector<std::future<std::string>> outputs;
-  for (int demo : o.demos)
-    outputs.push_back(std::async(std::launch::async, [&o, demo] { return run_demo(o.config_for(demo), o); }));
-  for (auto& out : outputs) std::cout << out.get();
+  // One demo at a time, each printed and let go before the next: a whole
+  // model's demos computed together held all their graphs at once (whole
+  // 405B: 102 MB at once, 44 MB one by one, for 0.55 s -> 0.8 s).
+  for (int demo : o.demos) std::cout << run_demo(o.config_for(demo), o) << std::flush;
   return 0;
 }
 
