@@ -21,6 +21,7 @@ add_cli_test("an unknown run is named" 2 "no modelled run" --compare-compilers -
 add_cli_test("run only with compare compilers" 2 "only with --compare-compilers" --run x)
 add_cli_test("validate a shipped profile" 0 "mlp_down_proj" --validate ${PROJECT_SOURCE_DIR}/data/measured/op-profiles/h100_llama-2-7b.csv --lang en)
 add_cli_test("validate json" 0 "\"roofline_us\"" --validate ${PROJECT_SOURCE_DIR}/data/measured/op-profiles/h200_llama-3.1-8b.csv --json)
+add_cli_test("validate json calibrated" 0 "\"calibrated_us\"" --validate ${PROJECT_SOURCE_DIR}/data/measured/op-profiles/h100_llama-2-7b.csv --json)
 add_cli_test("validate names the file and line" 2 "README.md:1: missing column" --validate ${PROJECT_SOURCE_DIR}/data/measured/op-profiles/README.md)
 add_cli_test("validate an unreadable file" 2 "cannot read" --validate ${PROJECT_SOURCE_DIR}/no-such-profile.csv)
 add_cli_test("sweep json names the key in each point" 0 "{\"partitions\"" --demo 2 --sweep tokens --json)

@@ -163,6 +163,22 @@ int print_sweep(const Options& o) {
 // --compare-compilers: every measured torch.compile run beside our model of its compiler.
 // --validate FILE.csv: a measured per-op profile beside our roofline. The
 // whole file is read and checked before anything prints.
+// What the calibrated model of the profile's GPU is and what it was fitted to, or that there is none.
+std::string calibration_sentence(const std::optional<FittedCalibration>& fitted, const std::string& hardware_key, Lang l) {
+  if (!fitted) return tr(Text::ValNoCalibration, l, {hardware_key});
+  const Calibration& c = fitted->calibration;
+  auto efficiency = [l](double e, bool fitted, bool at_peak) {
+    if (!fitted) return T(Text::ValNotFitted, l);
+    return at_peak ? tr(Text::ValAtPeak, l, {fmt_percent(e)}) : fmt_percent(e);
+  };
+  std::string files;
+  for (std::string_view f : fitted->files) files += (files.empty() ? "" : ", ") + std::string(f);
+  return tr(Text::ValCalibration, l, {hardware_key, efficiency(c.matmul_efficiency, c.matmul_fitted, c.matmul_at_peak),
+                                      efficiency(c.vector_efficiency, c.vector_fitted, c.vector_at_peak),
+                                      efficiency(c.bandwidth_efficiency, c.bandwidth_fitted, c.bandwidth_at_peak), fmt_time(c.fixed_s), files, std::to_string(c.samples),
+                                      std::to_string(fitted->rope_kernels)});
+}
+
 int print_validation(const Options& o) {
   std::ifstream in(o.validate, std::ios::binary);
   if (!in) throw UsageError("--validate: cannot read '" + o.validate + "'");
@@ -181,11 +197,21 @@ int print_validation(const Options& o) {
   }
   const Lang l = o.lang;
   std::vector<std::vector<std::string>> table;
-  for (const OpSummary& s : v.summary)
+  for (const OpSummary& s : v.summary) {
     table.push_back({std::string(profiled_op_name(s.op)), std::to_string(s.rows), fmt_percent(s.median_error), fmt_percent(s.p90_error)});
+    if (v.calibration) {
+      table.back().push_back(fmt_percent(*s.calibrated_median_error));
+      table.back().push_back(fmt_percent(*s.calibrated_p90_error));
+    }
+  }
+  std::vector<std::string> columns{T(Text::ValColOp, l), T(Text::ValColRows, l), T(Text::ValColMedian, l), T(Text::ValColP90, l)};
+  if (v.calibration) {
+    columns.push_back(T(Text::ValColCalMedian, l));
+    columns.push_back(T(Text::ValColCalP90, l));
+  }
   std::cout << render_header(tr(Text::ValTitle, l, {profile.gpu, profile.model, std::to_string(profile.rows.size())}))
-            << render_table({T(Text::ValColOp, l), T(Text::ValColRows, l), T(Text::ValColMedian, l), T(Text::ValColP90, l)}, table)
-            << "\n" << T(Text::ValNote, l) << "\n";
+            << render_table(columns, table) << "\n" << T(Text::ValNote, l) << "\n"
+            << calibration_sentence(v.calibration, profile.config.hardware_key, l) << "\n";
   return 0;
 }
 

@@ -256,13 +256,31 @@ json to_json(const CompilerComparison& c) {
 
 json to_json(const OpProfile& p, const ProfileValidation& v) {
   json rows = json::array(), summary = json::object();
-  for (const OpValidation& r : v.rows)
+  for (const OpValidation& r : v.rows) {
     rows.push_back({{"num_tokens", r.num_tokens}, {"op", profiled_op_name(r.op)}, {"measured_us", r.measured_us},
                     {"roofline_us", r.roofline_us}});
-  for (const OpSummary& s : v.summary)
-    summary[std::string(profiled_op_name(s.op))] = {{"rows", s.rows},
-                                                    {"roofline", {{"median", s.median_error}, {"p90", s.p90_error}}}};
-  return {{"gpu", p.gpu}, {"model", p.model}, {"rows", rows}, {"summary", summary}};
+    if (r.calibrated_us) rows.back()["calibrated_us"] = *r.calibrated_us;
+  }
+  for (const OpSummary& s : v.summary) {
+    json& op = summary[std::string(profiled_op_name(s.op))];
+    op = {{"rows", s.rows}, {"roofline", {{"median", s.median_error}, {"p90", s.p90_error}}}};
+    if (s.calibrated_median_error) op["calibrated"] = {{"median", *s.calibrated_median_error}, {"p90", *s.calibrated_p90_error}};
+  }
+  json calibration = nullptr;  // a GPU without a shipped profile has none
+  if (v.calibration) {
+    const Calibration& c = v.calibration->calibration;
+    // null for an efficiency the data could not fit (no kernel bound by that side)
+    auto efficiency = [](double e, bool fitted) { return fitted ? json(e) : json(nullptr); };
+    calibration = {{"matmul_efficiency", efficiency(c.matmul_efficiency, c.matmul_fitted)},
+                   {"vector_efficiency", efficiency(c.vector_efficiency, c.vector_fitted)},
+                   {"bandwidth_efficiency", efficiency(c.bandwidth_efficiency, c.bandwidth_fitted)},
+                   {"fixed_us", c.fixed_s * 1e6},
+                   {"at_peak", {{"matmul", c.matmul_at_peak}, {"vector", c.vector_at_peak}, {"bandwidth", c.bandwidth_at_peak}}},
+                   {"samples", c.samples},
+                   {"fitted_to", v.calibration->files},
+                   {"left_out", {"attn_rope"}}};
+  }
+  return {{"gpu", p.gpu}, {"model", p.model}, {"rows", rows}, {"summary", summary}, {"calibration", calibration}};
 }
 
 }  // namespace fl

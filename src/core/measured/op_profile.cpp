@@ -218,31 +218,89 @@ std::optional<ProfiledOp> op_of(const Graph& g, const Kernel& k) {
 
 }  // namespace
 
-ProfileValidation validate_profile(const OpProfile& p) {
-  ProfileValidation out;
-  std::array<std::vector<double>, std::size(kProfiledOps)> errors;
+std::vector<ProfiledTime> profiled_times(const OpProfile& p) {
+  std::vector<ProfiledTime> out;
   for (const ProfileRow& row : p.rows) {
     AnalysisConfig c = p.config;
     c.tokens = row.num_tokens;
     const Partition eager = make_partition(PartitionId::Eager, c.traced_graph(false), c.binding(), c.hw);
-    std::array<double, std::size(kProfiledOps)> seconds{};
-    std::array<int, std::size(kProfiledOps)> kernels{};
+    std::array<TimedOp, std::size(kProfiledOps)> ops{};
     for (const Kernel& k : eager.kernels)
-      if (const std::optional<ProfiledOp> op = op_of(*eager.graph, k)) {
-        seconds[static_cast<size_t>(*op)] += kernel_time(k, c.hw);
-        ++kernels[static_cast<size_t>(*op)];
-      }
+      if (const std::optional<ProfiledOp> op = op_of(*eager.graph, k))
+        ops[static_cast<size_t>(*op)].kernels.push_back(
+            {k.matmul_flops / c.hw.matmul_flops, k.other_flops / c.hw.other_flops, memory_time(k, c.hw)});
     // The layer has two residual adds; the column times one.
-    const size_t add = static_cast<size_t>(ProfiledOp::Add);
-    if (kernels[add] > 1) seconds[add] /= kernels[add];
+    TimedOp& add = ops[static_cast<size_t>(ProfiledOp::Add)];
+    if (add.kernels.size() > 1) add.share = 1.0 / static_cast<double>(add.kernels.size());
     for (size_t o = 0; o < std::size(kProfiledOps); ++o) {
-      const OpValidation v{row.num_tokens, kProfiledOps[o], row.measured_us[o], seconds[o] * 1e6};
-      if (v.measured_us > 0) errors[o].push_back(std::abs(v.roofline_us / v.measured_us - 1));
-      out.rows.push_back(v);
+      ops[o].measured_s = row.measured_us[o] * 1e-6;
+      out.push_back({row.num_tokens, kProfiledOps[o], std::move(ops[o])});
     }
   }
-  for (size_t o = 0; o < std::size(kProfiledOps); ++o)
-    out.summary.push_back({kProfiledOps[o], static_cast<int>(errors[o].size()), percentile(errors[o], 0.5), percentile(errors[o], 0.9)});
+  return out;
+}
+
+namespace {
+
+// data/measured/op-profiles/*.csv as CMakeLists.txt generates them: {file, text}.
+struct ProfileText {
+  std::string_view file, text;
+};
+constexpr ProfileText kShippedProfileTexts[] = {
+#include "op_profiles.inc"
+};
+
+}  // namespace
+
+const std::vector<ShippedProfile>& shipped_profiles() {
+  static const std::vector<ShippedProfile> profiles = [] {
+    std::vector<ShippedProfile> out;
+    for (const ProfileText& p : kShippedProfileTexts) out.push_back({p.file, parse_op_profile(p.text)});
+    return out;
+  }();
+  return profiles;
+}
+
+std::optional<FittedCalibration> calibration_for(std::string_view hardware_key) {
+  std::vector<TimedOp> ops;
+  FittedCalibration fitted;
+  for (const ShippedProfile& s : shipped_profiles()) {
+    if (s.profile.config.hardware_key != hardware_key) continue;
+    fitted.files.push_back(s.file);
+    for (ProfiledTime& t : profiled_times(s.profile)) {
+      if (t.op != ProfiledOp::AttnRope) ops.push_back(std::move(t.timed));
+      else if (!fitted.rope_kernels) fitted.rope_kernels = static_cast<int>(t.timed.kernels.size());
+    }
+  }
+  if (fitted.files.empty()) return std::nullopt;
+  fitted.calibration = fit_calibration(ops);
+  return fitted;
+}
+
+ProfileValidation validate_profile(const OpProfile& p) {
+  ProfileValidation out;
+  out.calibration = calibration_for(p.config.hardware_key);
+  const Calibration roofline;  // peaks reached, no fixed cost
+  std::array<std::vector<double>, std::size(kProfiledOps)> errors, calibrated_errors;
+  for (const ProfiledTime& t : profiled_times(p)) {
+    OpValidation v{t.num_tokens, t.op, t.timed.measured_s * 1e6, roofline.seconds(t.timed) * 1e6, std::nullopt};
+    if (out.calibration) v.calibrated_us = out.calibration->calibration.seconds(t.timed) * 1e6;
+    const size_t o = static_cast<size_t>(t.op);
+    if (v.measured_us > 0) {
+      errors[o].push_back(std::abs(v.roofline_us / v.measured_us - 1));
+      if (v.calibrated_us) calibrated_errors[o].push_back(std::abs(*v.calibrated_us / v.measured_us - 1));
+    }
+    out.rows.push_back(v);
+  }
+  for (size_t o = 0; o < std::size(kProfiledOps); ++o) {
+    OpSummary s{kProfiledOps[o], static_cast<int>(errors[o].size()), percentile(errors[o], 0.5), percentile(errors[o], 0.9),
+                std::nullopt, std::nullopt};
+    if (out.calibration) {
+      s.calibrated_median_error = percentile(calibrated_errors[o], 0.5);
+      s.calibrated_p90_error = percentile(calibrated_errors[o], 0.9);
+    }
+    out.summary.push_back(s);
+  }
   return out;
 }
 

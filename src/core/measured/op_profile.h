@@ -4,12 +4,14 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/analysis.h"
+#include "core/measured/calibration.h"
 
 namespace fl {
 
@@ -46,26 +48,60 @@ struct OpProfile {
 // an empty file).
 OpProfile parse_op_profile(std::string_view text);
 
+// One row's op: the eager partition's kernels that do it, and its measured time.
+struct ProfiledTime {
+  int64_t num_tokens = 0;
+  ProfiledOp op;
+  TimedOp timed;
+};
+
+// Every row's every op (the fit's and the validation's input).
+std::vector<ProfiledTime> profiled_times(const OpProfile& p);
+
+// The profiles shipped in data/measured/op-profiles (compiled in), with their
+// file names.
+struct ShippedProfile {
+  std::string_view file;
+  OpProfile profile;
+};
+const std::vector<ShippedProfile>& shipped_profiles();
+
+// The calibrated cost model of a hardware preset, fitted to the shipped
+// profiles measured on it; nullopt for a GPU without one.
+// RoPE's times are left out of the fit: our eager partition runs it as
+// several kernels (`rope_kernels`) where the profiled implementation runs one,
+// so its kernels' fixed costs would be counted several times over.
+struct FittedCalibration {
+  Calibration calibration;
+  std::vector<std::string_view> files;  // the profiles it was fitted to
+  int rope_kernels = 0;                 // RoPE's kernels in their eager partition (the first profile's)
+};
+std::optional<FittedCalibration> calibration_for(std::string_view hardware_key);
+
 struct OpValidation {
   int64_t num_tokens = 0;
   ProfiledOp op;
   double measured_us = 0, roofline_us = 0;
+  std::optional<double> calibrated_us;  // with a calibration of the GPU
 };
 
 struct OpSummary {
   ProfiledOp op;
   int rows = 0;
   double median_error = 0, p90_error = 0;  // of |roofline / measured - 1|
+  std::optional<double> calibrated_median_error, calibrated_p90_error;
 };
 
 struct ProfileValidation {
   std::vector<OpValidation> rows;
   std::vector<OpSummary> summary;  // one per op, in kProfiledOps' order
+  std::optional<FittedCalibration> calibration;  // of the profile's GPU, if it has one
 };
 
-// For every row and op: the measured time, and the summed roofline time
-// (without the fixed cost per kernel) of the eager partition's kernels that
-// do that op at that token count.
+// For every row and op: the measured time, the summed roofline time (without
+// the fixed cost per kernel) of the eager partition's kernels that do that op
+// at that token count, and their calibrated time where the GPU has a
+// calibration (fitted to the shipped profiles, not to this one unless it is one).
 ProfileValidation validate_profile(const OpProfile& p);
 
 }  // namespace fl
