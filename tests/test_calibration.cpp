@@ -15,10 +15,10 @@ namespace {
 std::vector<TimedOp> ops_timed_by(const Calibration& truth) {
   std::vector<TimedOp> ops;
   for (double size = 1e-7; size < 1e-2; size *= 3) {
-    TimedOp gemm{{{size, 0, size * 0.02}}, 1, 0};
-    TimedOp small_gemm{{{size * 0.01, 0, size}}, 1, 0};
-    TimedOp norm{{{0, size * 0.001, size}, {0, size * 0.002, size * 0.5}}, 1, 0};
-    TimedOp adds{{{0, 0, size}, {0, 0, size}}, 0.5, 0};  // two kernels, a column of one
+    TimedOp gemm{{{size, 0, size * 0.02}}, 0};
+    TimedOp small_gemm{{{size * 0.01, 0, size}}, 0};
+    TimedOp norm{{{0, size * 0.001, size}, {0, size * 0.002, size * 0.5}}, 0};  // two kernels
+    TimedOp adds{{{0, 0, size}}, 0};
     for (TimedOp* op : {&gemm, &small_gemm, &norm, &adds}) {
       op->measured_s = truth.seconds(*op);
       ops.push_back(*op);

@@ -30,7 +30,6 @@ Vec coefficients(const TimedOp& op, const Vec& x) {
     }
     a[kFixed] += 1;
   }
-  for (double& v : a) v *= op.share;
   return a;
 }
 
@@ -83,7 +82,7 @@ double Calibration::seconds(const TimedOp& op) const {
   double t = 0;
   for (const KernelSides& k : op.kernels)
     t += std::max(k.matmul_s / matmul_efficiency + k.vector_s / vector_efficiency, k.memory_s / bandwidth_efficiency) + fixed_s;
-  return t * op.share;
+  return t;
 }
 
 Calibration fit_calibration(const std::vector<TimedOp>& ops) {

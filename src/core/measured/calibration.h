@@ -19,11 +19,9 @@ struct KernelSides {
   double memory_s = 0;  // HBM bytes / peak bandwidth
 };
 
-// One measured time and the kernels that do the op measured; `share` of
-// their time is the op's (a layer's two residual adds for a column of one).
+// One measured time and the kernels that did the op measured.
 struct TimedOp {
   std::vector<KernelSides> kernels;
-  double share = 1;
   double measured_s = 0;
 };
 

@@ -224,17 +224,31 @@ std::vector<ProfiledTime> profiled_times(const OpProfile& p) {
     AnalysisConfig c = p.config;
     c.tokens = row.num_tokens;
     const Partition eager = make_partition(PartitionId::Eager, c.traced_graph(false), c.binding(), c.hw);
-    std::array<TimedOp, std::size(kProfiledOps)> ops{};
-    for (const Kernel& k : eager.kernels)
-      if (const std::optional<ProfiledOp> op = op_of(*eager.graph, k))
-        ops[static_cast<size_t>(*op)].kernels.push_back(
-            {k.matmul_flops / c.hw.matmul_flops, k.other_flops / c.hw.other_flops, memory_time(k, c.hw)});
-    // The layer has two residual adds; the column times one.
-    TimedOp& add = ops[static_cast<size_t>(ProfiledOp::Add)];
-    if (add.kernels.size() > 1) add.share = 1.0 / static_cast<double>(add.kernels.size());
+    std::array<double, std::size(kProfiledOps)> roofline{};
+    std::array<int, std::size(kProfiledOps)> kernels{};
+    std::array<KernelSides, std::size(kProfiledOps)> as_one{};
+    for (const Kernel& k : eager.kernels) {
+      const std::optional<ProfiledOp> op = op_of(*eager.graph, k);
+      if (!op) continue;
+      const size_t o = static_cast<size_t>(*op);
+      roofline[o] += kernel_time(k, c.hw);
+      // The column times one residual add: the first of the layer's two.
+      if (*op == ProfiledOp::Add && kernels[o] > 0) continue;
+      ++kernels[o];
+      as_one[o].matmul_s += k.matmul_flops / c.hw.matmul_flops;
+      as_one[o].vector_s += k.other_flops / c.hw.other_flops;
+      as_one[o].memory_s += memory_time(k, c.hw);
+    }
+    const size_t add = static_cast<size_t>(ProfiledOp::Add);
+    const int adds = static_cast<int>(std::count_if(eager.kernels.begin(), eager.kernels.end(), [&](const Kernel& k) {
+      return op_of(*eager.graph, k) == ProfiledOp::Add;
+    }));
+    if (adds > 1) roofline[add] /= adds;
     for (size_t o = 0; o < std::size(kProfiledOps); ++o) {
-      ops[o].measured_s = row.measured_us[o] * 1e-6;
-      out.push_back({row.num_tokens, kProfiledOps[o], std::move(ops[o])});
+      TimedOp timed;
+      if (kernels[o] > 0) timed.kernels.push_back(as_one[o]);
+      timed.measured_s = row.measured_us[o] * 1e-6;
+      out.push_back({row.num_tokens, kProfiledOps[o], roofline[o], std::move(timed)});
     }
   }
   return out;
@@ -261,16 +275,28 @@ const std::vector<ShippedProfile>& shipped_profiles() {
   return profiles;
 }
 
+namespace {
+
+// How many kernels RoPE is in the eager partition of the profile's layer.
+int rope_kernels(const OpProfile& p) {
+  AnalysisConfig c = p.config;
+  c.tokens = p.rows.front().num_tokens;
+  const Partition eager = make_partition(PartitionId::Eager, c.traced_graph(false), c.binding(), c.hw);
+  return static_cast<int>(std::count_if(eager.kernels.begin(), eager.kernels.end(),
+                                        [&](const Kernel& k) { return op_of(*eager.graph, k) == ProfiledOp::AttnRope; }));
+}
+
+}  // namespace
+
 std::optional<FittedCalibration> calibration_for(std::string_view hardware_key) {
   std::vector<TimedOp> ops;
   FittedCalibration fitted;
   for (const ShippedProfile& s : shipped_profiles()) {
     if (s.profile.config.hardware_key != hardware_key) continue;
     fitted.files.push_back(s.file);
-    for (ProfiledTime& t : profiled_times(s.profile)) {
+    for (ProfiledTime& t : profiled_times(s.profile))
       if (t.op != ProfiledOp::AttnRope) ops.push_back(std::move(t.timed));
-      else if (!fitted.rope_kernels) fitted.rope_kernels = static_cast<int>(t.timed.kernels.size());
-    }
+    if (!fitted.rope_kernels) fitted.rope_kernels = rope_kernels(s.profile);
   }
   if (fitted.files.empty()) return std::nullopt;
   fitted.calibration = fit_calibration(ops);
@@ -280,10 +306,9 @@ std::optional<FittedCalibration> calibration_for(std::string_view hardware_key) 
 ProfileValidation validate_profile(const OpProfile& p) {
   ProfileValidation out;
   out.calibration = calibration_for(p.config.hardware_key);
-  const Calibration roofline;  // peaks reached, no fixed cost
   std::array<std::vector<double>, std::size(kProfiledOps)> errors, calibrated_errors;
   for (const ProfiledTime& t : profiled_times(p)) {
-    OpValidation v{t.num_tokens, t.op, t.timed.measured_s * 1e6, roofline.seconds(t.timed) * 1e6, std::nullopt};
+    OpValidation v{t.num_tokens, t.op, t.timed.measured_s * 1e6, t.roofline_s * 1e6, std::nullopt};
     if (out.calibration) v.calibrated_us = out.calibration->calibration.seconds(t.timed) * 1e6;
     const size_t o = static_cast<size_t>(t.op);
     if (v.measured_us > 0) {

@@ -48,10 +48,15 @@ struct OpProfile {
 // an empty file).
 OpProfile parse_op_profile(std::string_view text);
 
-// One row's op: the eager partition's kernels that do it, and its measured time.
+// One row's op: the roofline time of the eager partition's kernels that do
+// it, and the op as the profiled implementation ran it, for the calibrated
+// model: one kernel (data/measured/op-profiles/README.md: q, k and v as one
+// GEMM, gate and up as one, each other op one kernel), its FLOPs and traffic
+// those of our kernels together (one of the layer's two residual adds).
 struct ProfiledTime {
   int64_t num_tokens = 0;
   ProfiledOp op;
+  double roofline_s = 0;
   TimedOp timed;
 };
 
@@ -69,8 +74,8 @@ const std::vector<ShippedProfile>& shipped_profiles();
 // The calibrated cost model of a hardware preset, fitted to the shipped
 // profiles measured on it; nullopt for a GPU without one.
 // RoPE's times are left out of the fit: our eager partition runs it as
-// several kernels (`rope_kernels`) where the profiled implementation runs one,
-// so its kernels' fixed costs would be counted several times over.
+// several kernels (`rope_kernels`), each reading and writing q or k anew,
+// where the profiled implementation runs one: their traffic is not what was timed.
 struct FittedCalibration {
   Calibration calibration;
   std::vector<std::string_view> files;  // the profiles it was fitted to
