@@ -53,6 +53,26 @@ TEST_CASE("each measured run beside our model: the same kernels, and ratios of t
   CHECK(j["runs"][0].contains("graph_ratio"));
 }
 
+TEST_CASE("under the H200's calibrated model each run costs its kernels at the fitted peaks plus the fitted fixed cost, and prefill comes closer to the measurement") {
+  const CompilerComparison c = compare_with_measured();
+  const std::optional<FittedCalibration> fitted = calibration_for(c.hardware_key);
+  REQUIRE(fitted);
+  std::vector<double> graph_prefill;
+  for (const RunComparison& r : c.runs) {
+    INFO(r.run->id);
+    REQUIRE(r.calibrated_s);
+    // At least the roofline at the peaks plus the fitted fixed cost per kernel (efficiencies are at most 1).
+    CHECK(*r.calibrated_s >= r.roofline_s + r.kernels * fitted->calibration.fixed_s - 1e-12);
+    if (!r.run->decode) graph_prefill.push_back(r.graph_ratio());
+  }
+  REQUIRE(c.median_calibrated_prefill);
+  REQUIRE(c.median_calibrated_decode);
+  // Prefill is bound by the GEMMs, whose fitted efficiency explains most of the gap.
+  std::sort(graph_prefill.begin(), graph_prefill.end());
+  const double roofline_prefill = graph_prefill[graph_prefill.size() / 2];
+  CHECK(std::abs(*c.median_calibrated_prefill - 1) < std::abs(roofline_prefill - 1));
+}
+
 TEST_CASE("a run of a mode the lab does not model has no configuration") {
   MeasuredRun r = h200_inductor_runs().front();
   r.mode = "max-autotune";

@@ -259,15 +259,26 @@ int print_comparison(const Options& o) {
   for (const RunComparison& r : c.runs)
     rows.push_back({r.run->id, r.compiler, std::to_string(r.kernels) + " / " + std::to_string(r.measured_kernels),
                     fmt_time(r.predicted_s), fmt_time(r.measured_s), fmt_fixed(r.ratio(), 2), fmt_time(r.predicted_graph_s),
-                    fmt_time(r.measured_graph_s), fmt_fixed(r.graph_ratio(), 2)});
+                    fmt_time(r.measured_graph_s), fmt_fixed(r.graph_ratio(), 2),
+                    r.calibrated_s ? fmt_time(*r.calibrated_s) : "-", r.calibrated_s ? fmt_fixed(*r.calibrated_ratio(), 2) : "-"});
   std::cout << render_header(T(Text::CmpTitle, l))
             << render_table({T(Text::CmpColRun, l), T(Text::CmpColCompiler, l), T(Text::CmpColKernels, l),
                              T(Text::CmpColPredicted, l), T(Text::CmpColMeasured, l), T(Text::CmpColRatio, l),
-                             T(Text::CmpColGraphPredicted, l), T(Text::CmpColGraphMeasured, l), T(Text::CmpColRatio, l)},
+                             T(Text::CmpColGraphPredicted, l), T(Text::CmpColGraphMeasured, l), T(Text::CmpColRatio, l),
+                             T(Text::CmpColCalibrated, l), T(Text::CmpColCalibratedRatio, l)},
                             rows)
             << "\n"
             << tr(Text::CmpMedian, l, {fmt_fixed(c.median_ratio, 2), fmt_fixed(c.median_graph_ratio, 2), std::to_string(c.runs.size())})
             << "\n";
+  if (c.median_calibrated_ratio)
+    if (const std::optional<FittedCalibration> fitted = calibration_for(c.hardware_key)) {
+      const Calibration& cal = fitted->calibration;
+      std::cout << tr(Text::CmpCalibrated, l, {c.hardware_key, fmt_percent(cal.matmul_efficiency), fmt_percent(cal.bandwidth_efficiency),
+                                               fmt_time(cal.fixed_s), fmt_fixed(*c.median_calibrated_ratio, 2),
+                                               c.median_calibrated_prefill ? fmt_fixed(*c.median_calibrated_prefill, 2) : "-",
+                                               c.median_calibrated_decode ? fmt_fixed(*c.median_calibrated_decode, 2) : "-"})
+                << "\n";
+    }
   if (c.decode_fixed_per_kernel > 0)
     std::cout << tr(Text::CmpFixedMore, l, {fmt_time(c.decode_fixed_per_kernel), fmt_time(c.decode_graph_fixed_per_kernel),
                                             fmt_time(c.launch_s), fmt_time(c.graph_launch_s)});

@@ -233,12 +233,18 @@ json to_json(const RunComparison& r) {
           {"predicted_graph_us", r.predicted_graph_s * 1e6},
           {"measured_graph_us", r.measured_graph_s * 1e6},
           {"graph_ratio", r.graph_ratio()},
+          {"calibrated_us", r.calibrated_s ? json(*r.calibrated_s * 1e6) : json(nullptr)},
+          {"calibrated_ratio", r.calibrated_s ? json(*r.calibrated_ratio()) : json(nullptr)},
           {"triton_predicted_us", r.triton_predicted_us},
           {"triton_measured_us", r.triton_measured_us},
           {"extern_predicted_us", r.extern_predicted_us},
           {"extern_measured_us", r.extern_measured_us},
           {"kernel_list", kernel_rows_json(r)}};
 }
+
+namespace {
+json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+}  // namespace
 
 json to_json(const CompilerComparison& c) {
   json runs = json::array();
@@ -247,6 +253,9 @@ json to_json(const CompilerComparison& c) {
           {"runs", runs},
           {"median_ratio", c.median_ratio},
           {"median_graph_ratio", c.median_graph_ratio},
+          {"median_calibrated_ratio", optional_json(c.median_calibrated_ratio)},
+          {"median_calibrated_prefill", optional_json(c.median_calibrated_prefill)},
+          {"median_calibrated_decode", optional_json(c.median_calibrated_decode)},
           {"decode_fixed_per_kernel_us", c.decode_fixed_per_kernel * 1e6},
           {"decode_graph_fixed_per_kernel_us", c.decode_graph_fixed_per_kernel * 1e6},
           {"launch_us", c.launch_s * 1e6},

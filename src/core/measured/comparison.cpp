@@ -18,6 +18,12 @@ RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c, const
   r.roofline_s = cost.t;
   r.predicted_s = cost.t + cost.kernels * c.hw.launch;
   r.predicted_graph_s = cost.t + cost.kernels * c.hw.graph_launch;
+  if (const std::optional<FittedCalibration> fitted = calibration_for(c.hardware_key)) {
+    const Hardware effective = fitted->calibration.effective(c.hw);
+    double t = 0;
+    for (const Kernel& k : p.kernels) t += kernel_time(k, effective) + effective.launch;
+    r.calibrated_s = t;
+  }
   r.measured_s = run.compiled_ms * 1e-3;
   r.measured_graph_s = run.compiled_cuda_graph_ms * 1e-3;
   if (p.kernels.size() != run.launches.size()) return r;
@@ -38,7 +44,8 @@ RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c, const
 
 CompilerComparison compare_with_measured() {
   CompilerComparison out;
-  std::vector<double> ratios, graph_ratios, fixed, graph_fixed;
+  std::vector<double> ratios, graph_ratios, calibrated_ratios, fixed, graph_fixed;
+  std::vector<double> calibrated_by_phase[2];  // prefill, decode
   for (const MeasuredRun& run : h200_inductor_runs()) {
     const std::optional<AnalysisConfig> c = config_of(run);
     if (!c) {
@@ -46,11 +53,16 @@ CompilerComparison compare_with_measured() {
       continue;
     }
     out.launch_s = c->hw.launch;
+    out.hardware_key = c->hardware_key;
     out.graph_launch_s = c->hw.graph_launch;
     const Partition p = make_partition(*compiler_partition(c->compiler), c->traced_graph(run.decode), c->binding(), c->hw);
     const RunComparison& r = out.runs.emplace_back(compare_run(run, *c, p));
     ratios.push_back(r.ratio());
     graph_ratios.push_back(r.graph_ratio());
+    if (r.calibrated_s) {
+      calibrated_ratios.push_back(*r.calibrated_ratio());
+      calibrated_by_phase[run.decode].push_back(*r.calibrated_ratio());
+    }
     if (run.decode) {
       fixed.push_back(r.measured_fixed_per_kernel());
       graph_fixed.push_back(r.measured_graph_fixed_per_kernel());
@@ -58,6 +70,10 @@ CompilerComparison compare_with_measured() {
   }
   out.median_ratio = percentile(ratios, 0.5);
   out.median_graph_ratio = percentile(graph_ratios, 0.5);
+  auto median = [](const std::vector<double>& v) { return v.empty() ? std::nullopt : std::optional<double>(percentile(v, 0.5)); };
+  out.median_calibrated_ratio = median(calibrated_ratios);
+  out.median_calibrated_prefill = median(calibrated_by_phase[0]);
+  out.median_calibrated_decode = median(calibrated_by_phase[1]);
   out.decode_fixed_per_kernel = percentile(fixed, 0.5);
   out.decode_graph_fixed_per_kernel = percentile(graph_fixed, 0.5);
   return out;

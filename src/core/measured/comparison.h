@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/measured/h200_inductor.h"
+#include "core/measured/op_profile.h"
 #include "core/partitions.h"
 
 namespace fl {
@@ -29,6 +30,11 @@ struct RunComparison {
   double roofline_s = 0;         // our kernels' summed roofline time
   double predicted_s = 0;        // + hw.launch per kernel
   double predicted_graph_s = 0;  // + hw.graph_launch per kernel
+  // Our kernels under the GPU's calibrated model (op_profile.h: its peaks
+  // times fitted efficiencies, each kernel plus the fitted fixed cost), beside
+  // the CUDA graph's time, the measured call with the least launch overhead;
+  // none for a GPU without a shipped profile.
+  std::optional<double> calibrated_s;
   double measured_s = 0, measured_graph_s = 0;
   // Launch by launch, where our list is as long as the measured one; and the
   // GPU time split into the Triton kernels (those with a profiler row) and
@@ -38,6 +44,9 @@ struct RunComparison {
   double extern_predicted_us = 0, extern_measured_us = 0;
   double ratio() const { return predicted_s / measured_s; }
   double graph_ratio() const { return predicted_graph_s / measured_graph_s; }
+  std::optional<double> calibrated_ratio() const {
+    return calibrated_s ? std::optional<double>(*calibrated_s / measured_graph_s) : std::nullopt;
+  }
   // What the call costs beyond our roofline time, per kernel it launched.
   double measured_fixed_per_kernel() const { return (measured_s - roofline_s) / measured_kernels; }
   double measured_graph_fixed_per_kernel() const { return (measured_graph_s - roofline_s) / measured_kernels; }
@@ -47,9 +56,12 @@ struct CompilerComparison {
   std::vector<RunComparison> runs;
   std::vector<std::string> not_modelled;  // ids of the runs of a mode the lab does not model
   double median_ratio = 0, median_graph_ratio = 0;
+  // Calibrated / CUDA graph, where the GPU has a calibration: all runs, prefill's, decode's.
+  std::optional<double> median_calibrated_ratio, median_calibrated_prefill, median_calibrated_decode;
   // Medians over the decode runs, where the fixed costs weigh most.
   double decode_fixed_per_kernel = 0, decode_graph_fixed_per_kernel = 0;
   double launch_s = 0, graph_launch_s = 0;  // what the model assumes (the H200 preset)
+  std::string hardware_key;                 // that preset's key
 };
 
 // One run beside `p`, our model's partition of it under `c` (config_of(run),

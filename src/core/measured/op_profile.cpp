@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 
 #include "core/cost.h"
 #include "core/measured/percentile.h"
@@ -288,7 +289,9 @@ int rope_kernels(const OpProfile& p) {
 
 }  // namespace
 
-std::optional<FittedCalibration> calibration_for(std::string_view hardware_key) {
+namespace {
+
+std::optional<FittedCalibration> fit_for(std::string_view hardware_key) {
   std::vector<TimedOp> ops;
   FittedCalibration fitted;
   for (const ShippedProfile& s : shipped_profiles()) {
@@ -301,6 +304,19 @@ std::optional<FittedCalibration> calibration_for(std::string_view hardware_key) 
   if (fitted.files.empty()) return std::nullopt;
   fitted.calibration = fit_calibration(ops);
   return fitted;
+}
+
+}  // namespace
+
+// Fitted once per GPU (each fit traces a layer per profile row): the shipped
+// profiles do not change while the program runs.
+std::optional<FittedCalibration> calibration_for(std::string_view hardware_key) {
+  static std::mutex mutex;
+  static std::map<std::string, std::optional<FittedCalibration>, std::less<>> fitted;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = fitted.find(hardware_key);
+  if (it == fitted.end()) it = fitted.emplace(std::string(hardware_key), fit_for(hardware_key)).first;
+  return it->second;
 }
 
 ProfileValidation validate_profile(const OpProfile& p) {
