@@ -175,6 +175,7 @@ std::string calibration_sentence(const std::optional<FittedCalibration>& fitted,
   for (std::string_view f : fitted->files) files += (files.empty() ? "" : ", ") + std::string(f);
   return tr(Text::ValCalibration, l, {hardware_key, efficiency(c.matmul_efficiency, c.matmul_fitted, c.matmul_at_peak),
                                       efficiency(c.vector_efficiency, c.vector_fitted, c.vector_at_peak),
+                                      efficiency(c.matmul_bandwidth_efficiency, c.matmul_bandwidth_fitted, c.matmul_bandwidth_at_peak),
                                       efficiency(c.bandwidth_efficiency, c.bandwidth_fitted, c.bandwidth_at_peak), fmt_time(c.fixed_s), files, std::to_string(c.samples),
                                       std::to_string(fitted->rope_kernels)});
 }
@@ -273,10 +274,11 @@ int print_comparison(const Options& o) {
   if (c.median_calibrated_ratio)
     if (const std::optional<FittedCalibration> fitted = calibration_for(c.hardware_key)) {
       const Calibration& cal = fitted->calibration;
-      std::cout << tr(Text::CmpCalibrated, l, {c.hardware_key, fmt_percent(cal.matmul_efficiency), fmt_percent(cal.bandwidth_efficiency),
+      std::cout << tr(Text::CmpCalibrated, l, {c.hardware_key, fmt_percent(cal.matmul_efficiency), fmt_percent(cal.matmul_bandwidth_efficiency),
                                                fmt_time(cal.fixed_s), fmt_fixed(*c.median_calibrated_ratio, 2),
                                                c.median_calibrated_prefill ? fmt_fixed(*c.median_calibrated_prefill, 2) : "-",
-                                               c.median_calibrated_decode ? fmt_fixed(*c.median_calibrated_decode, 2) : "-"})
+                                               c.median_calibrated_decode ? fmt_fixed(*c.median_calibrated_decode, 2) : "-",
+                                               fmt_percent(cal.bandwidth_efficiency)})
                 << "\n";
     }
   if (c.decode_fixed_per_kernel > 0)

@@ -283,8 +283,10 @@ json to_json(const OpProfile& p, const ProfileValidation& v) {
     calibration = {{"matmul_efficiency", efficiency(c.matmul_efficiency, c.matmul_fitted)},
                    {"vector_efficiency", efficiency(c.vector_efficiency, c.vector_fitted)},
                    {"bandwidth_efficiency", efficiency(c.bandwidth_efficiency, c.bandwidth_fitted)},
+                   {"gemm_bandwidth_efficiency", efficiency(c.matmul_bandwidth_efficiency, c.matmul_bandwidth_fitted)},
                    {"fixed_us", c.fixed_s * 1e6},
-                   {"at_peak", {{"matmul", c.matmul_at_peak}, {"vector", c.vector_at_peak}, {"bandwidth", c.bandwidth_at_peak}}},
+                   {"at_peak", {{"matmul", c.matmul_at_peak}, {"vector", c.vector_at_peak}, {"bandwidth", c.bandwidth_at_peak},
+                               {"gemm_bandwidth", c.matmul_bandwidth_at_peak}}},
                    {"samples", c.samples},
                    {"fitted_to", v.calibration->files},
                    {"left_out", {"attn_rope"}}};

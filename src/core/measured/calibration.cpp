@@ -10,11 +10,15 @@ namespace {
 
 // The unknowns: the inverse efficiencies (time per roofline second on each
 // side, at least 1) and the fixed cost per kernel (at least 0).
-enum Unknown { kMatmul, kVector, kMemory, kFixed, kUnknowns };
+enum Unknown { kMatmul, kVector, kMemory, kMatmulMemory, kFixed, kUnknowns };
 using Vec = std::array<double, kUnknowns>;
 
+// A GEMM's traffic (its weights, streamed) and other kernels' (rows read and
+// written once) reach different fractions of the HBM peak.
+Unknown memory_unknown(const KernelSides& k) { return k.gemm() ? kMatmulMemory : kMemory; }
+
 bool compute_bound(const KernelSides& k, const Vec& x) {
-  return k.matmul_s * x[kMatmul] + k.vector_s * x[kVector] >= k.memory_s * x[kMemory];
+  return k.matmul_s * x[kMatmul] + k.vector_s * x[kVector] >= k.memory_s * x[memory_unknown(k)];
 }
 
 // The op's time as a linear function of the unknowns, each kernel on the side
@@ -26,7 +30,7 @@ Vec coefficients(const TimedOp& op, const Vec& x) {
       a[kMatmul] += k.matmul_s;
       a[kVector] += k.vector_s;
     } else {
-      a[kMemory] += k.memory_s;
+      a[memory_unknown(k)] += k.memory_s;
     }
     a[kFixed] += 1;
   }
@@ -69,24 +73,23 @@ bool solve(const std::vector<Vec>& rows, const std::vector<double>& targets, con
 
 }  // namespace
 
-Hardware Calibration::effective(const Hardware& peak) const {
-  Hardware h = peak;
-  h.matmul_flops *= matmul_efficiency;
-  h.other_flops *= vector_efficiency;
-  h.bandwidth *= bandwidth_efficiency;
-  h.launch = fixed_s;
-  return h;
+KernelSides kernel_sides(const Kernel& k, const Hardware& peak) {
+  return {k.matmul_flops / peak.matmul_flops, k.other_flops / peak.other_flops, static_cast<double>(k.bytes()) / peak.bandwidth};
+}
+
+double Calibration::seconds(const KernelSides& k) const {
+  const double memory = k.memory_s / (k.gemm() ? matmul_bandwidth_efficiency : bandwidth_efficiency);
+  return std::max(k.matmul_s / matmul_efficiency + k.vector_s / vector_efficiency, memory) + fixed_s;
 }
 
 double Calibration::seconds(const TimedOp& op) const {
   double t = 0;
-  for (const KernelSides& k : op.kernels)
-    t += std::max(k.matmul_s / matmul_efficiency + k.vector_s / vector_efficiency, k.memory_s / bandwidth_efficiency) + fixed_s;
+  for (const KernelSides& k : op.kernels) t += seconds(k);
   return t;
 }
 
 Calibration fit_calibration(const std::vector<TimedOp>& ops) {
-  Vec x{1, 1, 1, 0};  // the roofline
+  Vec x{1, 1, 1, 1, 0};  // the roofline
   std::array<bool, kUnknowns> held{};
   for (int round = 0; round < 50; ++round) {
     // Each measured time divided by itself: the fit weighs relative errors.
@@ -132,9 +135,11 @@ Calibration fit_calibration(const std::vector<TimedOp>& ops) {
   c.matmul_at_peak = held[kMatmul];
   c.vector_at_peak = held[kVector];
   c.bandwidth_at_peak = held[kMemory];
+  c.matmul_bandwidth_at_peak = held[kMatmulMemory];
   c.matmul_efficiency = 1 / x[kMatmul];
   c.vector_efficiency = 1 / x[kVector];
   c.bandwidth_efficiency = 1 / x[kMemory];
+  c.matmul_bandwidth_efficiency = 1 / x[kMatmulMemory];
   c.fixed_s = x[kFixed];
   for (const TimedOp& op : ops) {
     if (op.measured_s <= 0) continue;
@@ -143,10 +148,12 @@ Calibration fit_calibration(const std::vector<TimedOp>& ops) {
     c.matmul_fitted = c.matmul_fitted || a[kMatmul] > 0;
     c.vector_fitted = c.vector_fitted || a[kVector] > 0;
     c.bandwidth_fitted = c.bandwidth_fitted || a[kMemory] > 0;
+    c.matmul_bandwidth_fitted = c.matmul_bandwidth_fitted || a[kMatmulMemory] > 0;
   }
   c.matmul_at_peak = c.matmul_at_peak && c.matmul_fitted;
   c.vector_at_peak = c.vector_at_peak && c.vector_fitted;
   c.bandwidth_at_peak = c.bandwidth_at_peak && c.bandwidth_fitted;
+  c.matmul_bandwidth_at_peak = c.matmul_bandwidth_at_peak && c.matmul_bandwidth_fitted;
   return c;
 }
 

@@ -1,7 +1,8 @@
 // A cost model fitted to measured per-op times: the roofline on a GPU that
-// reaches a fraction of its peaks (tensor cores, vector units, HBM), plus a
-// fixed cost per kernel. The four numbers are fitted by least squares, in the
-// core, to the kernels that do each measured op.
+// reaches a fraction of its peaks (tensor cores, vector units, and HBM, once
+// for a GEMM's traffic and once for every other kernel's), plus a fixed cost
+// per kernel. The five numbers are fitted by least squares, in the core, to
+// the kernels that do each measured op.
 #pragma once
 
 #include <optional>
@@ -9,15 +10,19 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/fusion.h"
 
 namespace fl {
 
 // One kernel as the fit sees it: its roofline sides at the preset's peaks.
+// A kernel with tensor-core work is a GEMM: its traffic has its own efficiency.
 struct KernelSides {
   double matmul_s = 0;  // tensor-core FLOPs / peak
   double vector_s = 0;  // other FLOPs / peak
   double memory_s = 0;  // HBM bytes / peak bandwidth
+  bool gemm() const { return matmul_s > 0; }
 };
+KernelSides kernel_sides(const Kernel& k, const Hardware& peak);
 
 // One measured time and the kernels that did the op measured.
 struct TimedOp {
@@ -29,15 +34,16 @@ struct Calibration {
   // Achieved / peak, each at most 1. A side no kernel of the data was bound
   // by cannot be fitted: it stays at 1 and says so.
   double matmul_efficiency = 1, vector_efficiency = 1, bandwidth_efficiency = 1;
-  bool matmul_fitted = false, vector_fitted = false, bandwidth_fitted = false;
+  double matmul_bandwidth_efficiency = 1;  // a GEMM's traffic (bandwidth_efficiency: every other kernel's)
+  bool matmul_fitted = false, vector_fitted = false, bandwidth_fitted = false, matmul_bandwidth_fitted = false;
   // Fitted, but held at the peak: the data asked for more than it.
-  bool matmul_at_peak = false, vector_at_peak = false, bandwidth_at_peak = false;
+  bool matmul_at_peak = false, vector_at_peak = false, bandwidth_at_peak = false, matmul_bandwidth_at_peak = false;
   double fixed_s = 0;  // per kernel
   int samples = 0;     // measured times it was fitted to
 
-  // The preset's peaks scaled by the efficiencies, launching at fixed_s.
-  Hardware effective(const Hardware& peak) const;
-  // An op's predicted time: its kernels' roofline on the effective peaks, each plus the fixed cost.
+  // A kernel's predicted time: its roofline on the peaks times the
+  // efficiencies, plus the fixed cost; an op's, its kernels' together.
+  double seconds(const KernelSides& k) const;
   double seconds(const TimedOp& op) const;
 };
 

@@ -19,9 +19,8 @@ RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c, const
   r.predicted_s = cost.t + cost.kernels * c.hw.launch;
   r.predicted_graph_s = cost.t + cost.kernels * c.hw.graph_launch;
   if (const std::optional<FittedCalibration> fitted = calibration_for(c.hardware_key)) {
-    const Hardware effective = fitted->calibration.effective(c.hw);
     double t = 0;
-    for (const Kernel& k : p.kernels) t += kernel_time(k, effective) + effective.launch;
+    for (const Kernel& k : p.kernels) t += fitted->calibration.seconds(kernel_sides(k, c.hw));
     r.calibrated_s = t;
   }
   r.measured_s = run.compiled_ms * 1e-3;

@@ -236,9 +236,10 @@ std::vector<ProfiledTime> profiled_times(const OpProfile& p) {
       // The column times one residual add: the first of the layer's two.
       if (*op == ProfiledOp::Add && kernels[o] > 0) continue;
       ++kernels[o];
-      as_one[o].matmul_s += k.matmul_flops / c.hw.matmul_flops;
-      as_one[o].vector_s += k.other_flops / c.hw.other_flops;
-      as_one[o].memory_s += memory_time(k, c.hw);
+      const KernelSides sides = kernel_sides(k, c.hw);
+      as_one[o].matmul_s += sides.matmul_s;
+      as_one[o].vector_s += sides.vector_s;
+      as_one[o].memory_s += sides.memory_s;
     }
     const size_t add = static_cast<size_t>(ProfiledOp::Add);
     const int adds = static_cast<int>(std::count_if(eager.kernels.begin(), eager.kernels.end(), [&](const Kernel& k) {
