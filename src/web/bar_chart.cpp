@@ -65,8 +65,10 @@ BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
   const float line = ImGui::GetTextLineHeight();
   const size_t n = std::max<size_t>(c.bars.size(), 1);
 
-  // Plot area: room for the value axis labels and the bar labels.
-  const Axis axis = value_axis(c, 4);
+  // Plot area: room for the value axis labels and the bar labels. A short
+  // chart (a scaled embed) gets fewer ticks, so that their labels do not touch.
+  const int intervals = c.horizontal ? 4 : std::clamp(static_cast<int>((size.y - 2 * line - 6) / (line * 1.6f)), 1, 4);
+  const Axis axis = value_axis(c, intervals);
   float max_tick_w = 0;
   for (double v = 0; v <= axis.max + axis.step * 0.5; v += axis.step)
     max_tick_w = std::max(max_tick_w, ImGui::CalcTextSize(format(c, v).c_str()).x);
