@@ -2,7 +2,10 @@
 // and validates; each malformed file is refused with its line.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -134,5 +137,31 @@ TEST_CASE("the shipped profiles compiled into the core are the files in data/") 
   for (const ShippedProfile& s : shipped_profiles()) {
     const std::string name(s.file.substr(s.file.rfind('/') + 1));
     CHECK(parse_op_profile(shipped(name)).rows.size() == s.profile.rows.size());
+  }
+}
+
+TEST_CASE("the calibrated model predicts token counts it was not fitted to: fitted on every other row, the GEMMs of the rest within 12 % (median)") {
+  for (const ShippedProfile& s : shipped_profiles()) {
+    INFO(s.file);
+    std::vector<TimedOp> fit_on;
+    std::vector<ProfiledTime> held_out;
+    std::map<int64_t, size_t> row_of;
+    for (ProfiledTime& t : profiled_times(s.profile)) {
+      const size_t row = row_of.emplace(t.num_tokens, row_of.size()).first->second;
+      if (t.op == ProfiledOp::AttnRope) continue;
+      if (row % 2 == 0) fit_on.push_back(t.timed);
+      else held_out.push_back(std::move(t));
+    }
+    const Calibration c = fit_calibration(fit_on);
+    std::map<ProfiledOp, std::vector<double>> errors;
+    for (const ProfiledTime& t : held_out)
+      if (t.timed.measured_s > 0) errors[t.op].push_back(std::abs(c.seconds(t.timed) / t.timed.measured_s - 1));
+    for (const ProfiledOp op : {ProfiledOp::AttnPreProj, ProfiledOp::AttnPostProj, ProfiledOp::MlpUpProj, ProfiledOp::MlpDownProj}) {
+      INFO(profiled_op_name(op));
+      std::vector<double>& e = errors[op];
+      REQUIRE(!e.empty());
+      std::sort(e.begin(), e.end());
+      CHECK(e[e.size() / 2] < 0.12);
+    }
   }
 }
