@@ -80,17 +80,23 @@ TEST_CASE("results that grow past a settled fit shrink it again") {
   CHECK(fits(key(1.5), fit.Scale(), {500, 520}));
 }
 
-TEST_CASE("the fit stops at the floor, and never grows back while its key holds") {
+TEST_CASE("what not even the floor holds is drawn at the requested scale, and scrolls") {
   EmbedFit fit;
-  frames_to_fit(fit, key(2), fixed(4000, 4000));
-  CHECK(fit.Scale() == kMinEmbedScale);
-  CHECK_FALSE(fit.Observe(1000, 600, 100, 100));  // nothing smaller to try
+  frames_to_fit(fit, key(2), fixed(700, 4000));
+  CHECK(fit.Scale() == 2);
+  CHECK_FALSE(fit.Observe(400, 225, 300, 3775));  // it stays there
+}
+
+TEST_CASE("a settled fit never grows back while its key holds, and a new key starts again") {
+  EmbedFit fit;
+  frames_to_fit(fit, key(1.5), fixed(500, 420));
+  const double settled = fit.Scale();
   // The content shrank (a smaller configuration): same key, same scale.
-  CHECK(fit.Begin(key(2)) == kMinEmbedScale);
-  CHECK_FALSE(fit.Observe(1066, 600, 0, 0));
-  CHECK(fit.Scale() == kMinEmbedScale);
+  CHECK(fit.Begin(key(1.5)) == settled);
+  CHECK_FALSE(fit.Observe(static_cast<float>(800 / settled), static_cast<float>(450 / settled), 0, -100));
+  CHECK(fit.Scale() == settled);
   // A new frame size starts again from the requested scale.
-  CHECK(fit.Begin(key(2, 1280, 720)) == 2);
+  CHECK(fit.Begin(key(1.5, 1280, 720)) == 1.5);
 }
 
 TEST_CASE("a requested scale under the floor is kept, not raised") {
@@ -98,4 +104,16 @@ TEST_CASE("a requested scale under the floor is kept, not raised") {
   CHECK(fit.Begin(key(0.5)) == 0.5);
   CHECK_FALSE(fit.Observe(1600, 900, 0, 50));
   CHECK(fit.Scale() == 0.5);
+}
+
+TEST_CASE("a width that even the floor cannot hold keeps the requested scale: the table scrolls sideways instead") {
+  // A phone's 390 px frame and a table 700 units wide: 390 / 700 < 0.75.
+  EmbedFit fit;
+  CHECK(frames_to_fit(fit, key(1, 390, 844), fixed(700, 400)) == 1);
+  CHECK(fit.Scale() == 1);
+  // Too tall as well: the height still shrinks it.
+  EmbedFit tall;
+  frames_to_fit(tall, key(1, 390, 844), fixed(700, 1000));
+  CHECK(tall.Scale() < 1);
+  CHECK(fits(key(1, 390, 844), tall.Scale(), {300, 1000}));
 }

@@ -24,6 +24,7 @@ double EmbedFit::Begin(const EmbedFitKey& key) {
     scale_ = key.requested;
     fits_ = std::min(kMinEmbedScale, key.requested);
     overflows_ = 0;
+    gave_up_ = false;
   }
   return scale_;
 }
@@ -38,11 +39,23 @@ bool EmbedFit::Observe(float display_width, float display_height, float overflow
 bool EmbedFit::observe(float display_width, float display_height, float overflow_x, float overflow_y) {
   const double before = scale_;
   const double floor = std::min(kMinEmbedScale, key_.requested);
+  // A width no scale down to the floor holds (a wide table in a phone's
+  // frame) is left to the table's own sideways scroll: shrinking the text
+  // would only make it smaller.
+  if (overflow_x > 0 && display_width > 0 && scale_ * display_width / (display_width + overflow_x) < floor) overflow_x = 0;
   if (overflow_x <= 0 && overflow_y <= 0) {
     fits_ = scale_;
     // Try halfway up to the smallest scale that ran over, while one did.
     if (overflows_ > 0 && overflows_ - fits_ > kTolerance) scale_ = (fits_ + overflows_) / 2;
     return scale_ != before;
+  }
+  if (gave_up_) return false;
+  if (scale_ <= floor && key_.requested > floor) {
+    // Not even the floor holds it (a phone's narrow frame stacks the charts):
+    // smaller text would scroll all the same, so it scrolls at the scale asked for.
+    gave_up_ = true;
+    scale_ = key_.requested;
+    return true;
   }
   overflows_ = scale_;
   // What fitted before no longer does (the results grew): search down from here.

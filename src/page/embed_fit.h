@@ -5,7 +5,9 @@
 // and wrapped lines make it shrink faster than the scale, so the fit is
 // searched over a few frames: a first guess in proportion to what ran over,
 // then halving the interval between the largest scale seen to fit and the
-// smallest seen to run over. A frame laid out at a new scale only settles
+// smallest seen to run over. A view that even the floor cannot hold is drawn
+// at the requested scale and scrolls (a width the floor cannot reach is not
+// tried). A frame laid out at a new scale only settles
 // the tables' columns and wrapped lines; the frame after it is measured.
 #pragma once
 
@@ -48,6 +50,7 @@ class EmbedFit {
   double fits_ = 0;      // the largest scale seen to fit (or the floor)
   double overflows_ = 0;  // the smallest seen to run over (or 0: none yet)
   bool settling_ = false;  // this frame is the first at its scale: not measured
+  bool gave_up_ = false;   // not even the floor held it: drawn at the requested scale, scrolling
 };
 
 }  // namespace fl::web

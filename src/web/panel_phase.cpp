@@ -211,9 +211,11 @@ void DrawPhasePanel(State& state) {
   // Below the charts: their titles' line above, the legend, the details' header.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float below = ImGui::GetTextLineHeightWithSpacing() * 2 + style.ItemSpacing.y * 2 + DetailsHeight();
-  const float height = FitHeight(std::clamp(ImGui::GetIO().DisplaySize.y * 0.3f, 130.0f, 280.0f), 80, below);
-  // Side by side, or on a narrow screen (a phone) one above the other.
+  // Side by side, or on a narrow screen (a phone) one above the other: then
+  // an embed's height left is shared by the two, the second's title between.
   const bool stacked = avail < ImGui::GetFontSize() * 36;
+  float height = FitHeight(std::clamp(ImGui::GetIO().DisplaySize.y * 0.3f, 130.0f, 280.0f), 80, below);
+  if (stacked && EmbedLayout()) height = std::max(80.0f, (height - ImGui::GetTextLineHeightWithSpacing() - style.ItemSpacing.y) / 2);
   const float kernels_w = stacked ? avail : (avail - gap) * 0.68f;
   ImGui::BeginGroup();  // the exported figure: both charts and the legend
   ImGui::BeginGroup();
