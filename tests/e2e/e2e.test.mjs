@@ -800,9 +800,9 @@ async function overflow(page) {
   return (await page.evaluate(() => fusionlab.getExplain())).shown.view_overflow_px;
 }
 
-test("every embedded view fits its iframe at 800×450, 960×540 and 1280×720, scaled ×1.5 too: no inner scrollbar", async () => {
+test("every embedded view fits its iframe at 800×450, 960×540 and 1280×720, scaled ×1.5 too, and on a phone: no inner scrollbar", async () => {
   const views = ["kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep"];
-  for (const [width, height, scale] of [[800, 450, 1], [960, 540, 1], [1280, 720, 1], [800, 450, 1.5]]) {
+  for (const [width, height, scale] of [[800, 450, 1], [960, 540, 1], [1280, 720, 1], [800, 450, 1.5], [390, 844, 1]]) {
     for (const lang of ["en", "zh"]) {
       const { page, errors } = await open(`embed=1&lang=${lang}&view=kernels&scale=${scale}`, { width, height });
       for (const view of views) {
