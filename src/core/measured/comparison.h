@@ -33,7 +33,7 @@ struct RunComparison {
   // Our kernels under the GPU's calibrated model (op_profile.h: its peaks
   // times fitted efficiencies, each kernel plus the fitted fixed cost), beside
   // the CUDA graph's time, the measured call with the least launch overhead;
-  // none for a GPU without a shipped profile.
+  // set by compare_with_measured, none for a GPU without a shipped profile.
   std::optional<double> calibrated_s;
   double measured_s = 0, measured_graph_s = 0;
   // Launch by launch, where our list is as long as the measured one; and the

@@ -234,23 +234,21 @@ std::vector<ProfiledTime> profiled_times(const OpProfile& p) {
       const size_t o = static_cast<size_t>(*op);
       roofline[o] += kernel_time(k, c.hw);
       // The column times one residual add: the first of the layer's two.
-      if (*op == ProfiledOp::Add && kernels[o] > 0) continue;
+      if (*op != ProfiledOp::Add || kernels[o] == 0) {
+        const KernelSides sides = kernel_sides(k, c.hw);
+        as_one[o].matmul_s += sides.matmul_s;
+        as_one[o].vector_s += sides.vector_s;
+        as_one[o].memory_s += sides.memory_s;
+      }
       ++kernels[o];
-      const KernelSides sides = kernel_sides(k, c.hw);
-      as_one[o].matmul_s += sides.matmul_s;
-      as_one[o].vector_s += sides.vector_s;
-      as_one[o].memory_s += sides.memory_s;
     }
     const size_t add = static_cast<size_t>(ProfiledOp::Add);
-    const int adds = static_cast<int>(std::count_if(eager.kernels.begin(), eager.kernels.end(), [&](const Kernel& k) {
-      return op_of(*eager.graph, k) == ProfiledOp::Add;
-    }));
-    if (adds > 1) roofline[add] /= adds;
+    if (kernels[add] > 1) roofline[add] /= kernels[add];
     for (size_t o = 0; o < std::size(kProfiledOps); ++o) {
       TimedOp timed;
       if (kernels[o] > 0) timed.kernels.push_back(as_one[o]);
       timed.measured_s = row.measured_us[o] * 1e-6;
-      out.push_back({row.num_tokens, kProfiledOps[o], roofline[o], std::move(timed)});
+      out.push_back({row.num_tokens, kProfiledOps[o], kernels[o], roofline[o], std::move(timed)});
     }
   }
   return out;
@@ -279,28 +277,16 @@ const std::vector<ShippedProfile>& shipped_profiles() {
 
 namespace {
 
-// How many kernels RoPE is in the eager partition of the profile's layer.
-int rope_kernels(const OpProfile& p) {
-  AnalysisConfig c = p.config;
-  c.tokens = p.rows.front().num_tokens;
-  const Partition eager = make_partition(PartitionId::Eager, c.traced_graph(false), c.binding(), c.hw);
-  return static_cast<int>(std::count_if(eager.kernels.begin(), eager.kernels.end(),
-                                        [&](const Kernel& k) { return op_of(*eager.graph, k) == ProfiledOp::AttnRope; }));
-}
-
-}  // namespace
-
-namespace {
-
 std::optional<FittedCalibration> fit_for(std::string_view hardware_key) {
   std::vector<TimedOp> ops;
   FittedCalibration fitted;
   for (const ShippedProfile& s : shipped_profiles()) {
     if (s.profile.config.hardware_key != hardware_key) continue;
     fitted.files.push_back(s.file);
-    for (ProfiledTime& t : profiled_times(s.profile))
+    for (ProfiledTime& t : profiled_times(s.profile)) {
       if (t.op != ProfiledOp::AttnRope) ops.push_back(std::move(t.timed));
-    if (!fitted.rope_kernels) fitted.rope_kernels = rope_kernels(s.profile);
+      else if (!fitted.rope_kernels) fitted.rope_kernels = t.eager_kernels;
+    }
   }
   if (fitted.files.empty()) return std::nullopt;
   fitted.calibration = fit_calibration(ops);

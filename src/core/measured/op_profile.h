@@ -56,7 +56,8 @@ OpProfile parse_op_profile(std::string_view text);
 struct ProfiledTime {
   int64_t num_tokens = 0;
   ProfiledOp op;
-  double roofline_s = 0;
+  int eager_kernels = 0;  // our eager partition's kernels doing the op (two residual adds)
+  double roofline_s = 0;  // theirs (one add's)
   TimedOp timed;
 };
 
