@@ -12,7 +12,7 @@ using namespace fl::web;
 namespace {
 
 EmbedFitKey key(double requested, int width = 800, int height = 450) {
-  return {"prefill", width, height, requested, "en", ""};
+  return {View::Prefill, width, height, requested, fl::Lang::En, {}};
 }
 
 // A view whose content is content(s) layout units (width, height) at scale

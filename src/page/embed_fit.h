@@ -12,6 +12,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "page/settings.h"
 
 namespace fl::web {
 
@@ -21,11 +24,11 @@ inline constexpr double kMinEmbedScale = 0.75;
 // set of controls starts again from the requested scale. Results changing
 // under a drag keep the fit (it only shrinks), so the text does not jump.
 struct EmbedFitKey {
-  std::string view;
+  View view = View::Kernels;
   int css_width = 0, css_height = 0;
   double requested = 1;
-  std::string lang;
-  std::string controls;
+  Lang lang = Lang::Zh;
+  std::vector<std::string> controls;
   bool operator==(const EmbedFitKey&) const = default;
 };
 

@@ -64,9 +64,7 @@ bool should_draw(App& app, bool context_restored) {
 }
 
 EmbedFitKey fit_key(const Settings& s, const CanvasSize& canvas) {
-  std::string controls;
-  for (const std::string& key : s.controls) controls += key + ",";
-  return {std::string(ViewKey(s.view)), canvas.css_width, canvas.css_height, s.scale, std::string(lang_key(s.lang)), controls};
+  return {s.view, canvas.css_width, canvas.css_height, s.scale, s.lang, s.controls};
 }
 
 // GLFW's mouse is in canvas pixels; ImGui works in CSS pixels divided by the
