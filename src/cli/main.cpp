@@ -12,6 +12,7 @@
 #include "core/report_json.h"
 #include "core/fusion/rules.h"
 #include "core/measured/comparison.h"
+#include "core/measured/cost_model.h"
 #include "core/measured/op_profile.h"
 #include "core/model.h"
 #include "core/partitions.h"
@@ -44,7 +45,7 @@ std::string render(const KernelsReport& r, Lang l) {
   return render_header(r.title) +
          render_table({T(Text::ColIndex, l), T(Text::ColKind, l), T(Text::ColOps, l), T(Text::ColNodes, l),
                        T(Text::ColReads, l), T(Text::ColWrites, l)}, rows) +
-         "\n" + r.summary + "\n\n" + T(Text::RooflineNote, l) + "\n" + observations(r.observations, l);
+         "\n" + r.summary + "\n\n" + cost_model_note(r.config, l) + "\n" + observations(r.observations, l);
 }
 
 // Demos 2 and 3: the four partitions (prefill: and the slowest fused kernels).
@@ -56,7 +57,7 @@ std::string render(const PhaseReport& r, Lang l) {
       rows.push_back({p.name, std::to_string(p.cost.kernels), bytes(p.cost.bytes), fmt_count(p.cost.flops / 1e9),
                       fmt_time(p.cost.t), fmt_time(p.cost.t_total), fmt_ratio(p.speedup)});
     out += render_table({T(Text::ColPartition, l), T(Text::ColKernels, l), T(Text::ColHbm, l), T(Text::ColGflops, l),
-                         T(Text::ColRoofline, l), T(Text::ColTotal, l), T(Text::ColSpeedup, l)}, rows);
+                         time_term(r.config.hw, l), T(Text::ColTotal, l), T(Text::ColSpeedup, l)}, rows);
     std::vector<std::vector<std::string>> slow;
     for (const KernelReport& k : r.slowest)
       slow.push_back({std::string(kernel_kind_name(k.kind)), k.label, bytes(k.reads), bytes(k.writes), fmt_time(k.t)});
@@ -66,11 +67,11 @@ std::string render(const PhaseReport& r, Lang l) {
     for (const PartitionReport& p : r.partitions)
       rows.push_back({p.name, std::to_string(p.cost.kernels), bytes(p.cost.bytes), fmt_time(p.cost.t), fmt_time(p.cost.overhead),
                       fmt_percent(p.overhead_share), fmt_fixed(p.tokens_per_s, 0)});
-    out += render_table({T(Text::ColPartition, l), T(Text::ColKernels, l), T(Text::ColHbm, l), T(Text::ColRoofline, l),
+    out += render_table({T(Text::ColPartition, l), T(Text::ColKernels, l), T(Text::ColHbm, l), time_term(r.config.hw, l),
                          T(Text::ColOverhead, l), T(Text::ColShare, l), tr(Text::ColTokens, l, {std::to_string(r.config.layers)})},
                         rows);
   }
-  return out + "\n" + T(Text::RooflineNote, l) + "\n" + observations(r.observations, l);
+  return out + "\n" + cost_model_note(r.config, l) + "\n" + observations(r.observations, l);
 }
 
 // Demo 4: the paper's ablation.
@@ -137,8 +138,9 @@ int print_sweep(const Options& o) {
   if (!o.demo_given || (o.demos.front() != 2 && o.demos.front() != 3))
     throw UsageError("--sweep: needs --demo 2 (prefill) or --demo 3 (decode)");
   Sweep s;
+  const AnalysisConfig c = o.config_for(o.demos.front());
   try {
-    s = sweep(o.config_for(o.demos.front()), *o.sweep);
+    s = sweep(c, *o.sweep);
   } catch (const ConfigError& e) {
     throw UsageError("--sweep: " + e.message(Lang::En));
   }
@@ -155,31 +157,14 @@ int print_sweep(const Options& o) {
     rows.push_back(std::move(row));
   }
   std::cout << render_table(columns, rows) << "\n";
-  for (const Crossing& c : crossings(s)) std::cout << crossing_sentence(c, s, o.lang) << "\n";
-  std::cout << T(Text::RooflineNote, o.lang) << "\n";
+  for (const Crossing& x : crossings(s)) std::cout << crossing_sentence(x, s, o.lang) << "\n";
+  std::cout << cost_model_note(c, o.lang) << "\n";
   return 0;
 }
 
 // --compare-compilers: every measured torch.compile run beside our model of its compiler.
 // --validate FILE.csv: a measured per-op profile beside our roofline. The
 // whole file is read and checked before anything prints.
-// What the calibrated model of the profile's GPU is and what it was fitted to, or that there is none.
-std::string calibration_sentence(const std::optional<FittedCalibration>& fitted, const std::string& hardware_key, Lang l) {
-  if (!fitted) return tr(Text::ValNoCalibration, l, {hardware_key});
-  const Calibration& c = fitted->calibration;
-  auto efficiency = [l](double e, bool fitted, bool at_peak) {
-    if (!fitted) return T(Text::ValNotFitted, l);
-    return at_peak ? tr(Text::ValAtPeak, l, {fmt_percent(e)}) : fmt_percent(e);
-  };
-  std::string files;
-  for (std::string_view f : fitted->files) files += (files.empty() ? "" : ", ") + std::string(f);
-  return tr(Text::ValCalibration, l, {hardware_key, efficiency(c.matmul_efficiency, c.matmul_fitted, c.matmul_at_peak),
-                                      efficiency(c.vector_efficiency, c.vector_fitted, c.vector_at_peak),
-                                      efficiency(c.matmul_bandwidth_efficiency, c.matmul_bandwidth_fitted, c.matmul_bandwidth_at_peak),
-                                      efficiency(c.bandwidth_efficiency, c.bandwidth_fitted, c.bandwidth_at_peak), fmt_time(c.fixed_s), files, std::to_string(c.samples),
-                                      std::to_string(fitted->rope_kernels)});
-}
-
 int print_validation(const Options& o) {
   std::ifstream in(o.validate, std::ios::binary);
   if (!in) throw UsageError("--validate: cannot read '" + o.validate + "'");
@@ -333,14 +318,15 @@ int run(const std::vector<std::string>& args) {
   if (!o.validate.empty()) return print_validation(o);
   if (o.sweep) return print_sweep(o);
   if (o.ablation) {
-    const OurAblationReport r = our_ablation_report(o.config_for(2));
+    const AnalysisConfig c = o.config_for(2);
+    const OurAblationReport r = our_ablation_report(c);
     if (o.json) {
       std::cout << to_json(r).dump() << "\n";
     } else {
       std::vector<std::vector<std::string>> rows;
       for (const OurAblationRow& row : r.rows) rows.push_back({row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)});
       std::cout << render_header(r.title) << render_table(r.columns, rows) << "\n"
-                << T(Text::RooflineNote, o.lang) << "\n";
+                << cost_model_note(c, o.lang) << "\n";
     }
     return 0;
   }

@@ -34,6 +34,7 @@ struct AnalysisConfig {
   Compiler compiler = Compiler::Lecture;  // demos 2 and 3: a real compiler's kernels besides the lecture's
   Hardware hw = kH100;
   std::string hardware_key = "h100";     // a preset's key, or "custom"
+  CostModel cost = CostModel::Roofline;  // hw.achieved follows it (core/measured/cost_model.h)
   Lang lang = Lang::Zh;
 
   // The seed's settings for a demo: demo 1 is the small config at T = 16.

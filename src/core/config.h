@@ -21,6 +21,17 @@ struct LayerCfg {
 inline constexpr LayerCfg kLlama8B{4096, 32, 8, 128, 14336};
 inline constexpr LayerCfg kSmallCfg{128, 8, 2, 16, 344};
 
+// What kernels reach of a GPU's peaks under a calibrated cost model
+// (core/measured/calibration.h): a fraction of each peak, and a fixed time
+// per kernel on the GPU. The roofline's: every peak, no fixed time.
+struct Achieved {
+  double matmul = 1, vector = 1;      // of the tensor-core and the other FLOP/s
+  double bandwidth = 1;               // of the HBM bandwidth, for a kernel without matmul FLOPs
+  double matmul_bandwidth = 1;        // the same, for a kernel with them (a GEMM's traffic)
+  double kernel_s = 0;                // seconds per kernel, on the GPU (the launch cost is apart)
+  bool operator==(const Achieved&) const = default;
+};
+
 // A roofline: peak rates and a fixed cost per kernel launch.
 struct Hardware {
   double matmul_flops = 989e12;  // BF16 tensor-core FLOP/s
@@ -29,7 +40,17 @@ struct Hardware {
   double launch = 4e-6;          // seconds per kernel
   double memory = 80e9;          // HBM capacity, bytes
   double graph_launch = 1.3e-6;  // seconds per kernel replayed from a CUDA graph
+  Achieved achieved{};           // the cost model's; a preset's is the roofline's
   bool operator==(const Hardware&) const = default;
+  Hardware roofline() const {  // the same GPU costed at its peaks
+    Hardware h = *this;
+    h.achieved = {};
+    return h;
+  }
+  // The same GPU: the same peaks and capacity, whatever the cost model and the launch costs.
+  bool same_gpu(const Hardware& o) const {
+    return matmul_flops == o.matmul_flops && other_flops == o.other_flops && bandwidth == o.bandwidth && memory == o.memory;
+  }
 };
 
 inline constexpr Hardware kH100{};

@@ -193,6 +193,10 @@ constexpr KeyEntry kKeys[] = {
       "default mode, as a fifth partition named \"inductor\", its kernels named as Inductor names them) or gpt-fast "
       "(the same with gpt-fast's setting: decode GEMVs as Triton reductions; fifth partition \"gpt_fast\")",
       Text::UiCompiler, Text::HelpCompiler}),
+    choice_key<kCostModels, cost_model_key, &AnalysisConfig::cost>({"cost", G::Hardware, S::Nothing, kNotNumber, "M",
+      "how kernels are costed: roofline (default: the GPU's peaks) or calibrated (the fractions of the peaks and the "
+      "fixed time per kernel fitted to the profiles measured on this GPU; a GPU without one keeps the roofline)",
+      Text::UiCost, Text::HelpCost}),
     {{"matmul_tflops", G::Hardware, S::Hardware, real("matmul_tflops", 0.1, 1e5), "X",
       "matmul throughput, TFLOP/s (default: the GPU's)", Text::UiMatmulTflops, Text::HelpMatmulTflops},
      kNoChoices,

@@ -4,13 +4,21 @@
 
 namespace fl {
 
+std::string_view cost_model_key(CostModel m) { return m == CostModel::Roofline ? "roofline" : "calibrated"; }
+
 double compute_time(const Kernel& k, const Hardware& hw) {
-  return k.matmul_flops / hw.matmul_flops + k.other_flops / hw.other_flops;
+  const Achieved& a = hw.achieved;
+  return k.matmul_flops / (hw.matmul_flops * a.matmul) + k.other_flops / (hw.other_flops * a.vector);
 }
 
-double memory_time(const Kernel& k, const Hardware& hw) { return static_cast<double>(k.bytes()) / hw.bandwidth; }
+double memory_time(const Kernel& k, const Hardware& hw) {
+  const Achieved& a = hw.achieved;
+  return static_cast<double>(k.bytes()) / (hw.bandwidth * (k.matmul_flops > 0 ? a.matmul_bandwidth : a.bandwidth));
+}
 
-double kernel_time(const Kernel& k, const Hardware& hw) { return std::max(compute_time(k, hw), memory_time(k, hw)); }
+double kernel_time(const Kernel& k, const Hardware& hw) {
+  return std::max(compute_time(k, hw), memory_time(k, hw)) + hw.achieved.kernel_s;
+}
 
 GraphCost graph_cost(const std::vector<Kernel>& kernels, const Hardware& hw) {
   GraphCost c;
@@ -23,6 +31,10 @@ GraphCost graph_cost(const std::vector<Kernel>& kernels, const Hardware& hw) {
   c.overhead = c.kernels * hw.launch;
   c.t_total = c.t + c.overhead;
   return c;
+}
+
+double matmul_ridge(const Hardware& hw) {
+  return hw.matmul_flops * hw.achieved.matmul / (hw.bandwidth * hw.achieved.matmul_bandwidth);
 }
 
 MatmulTimes matmul_times(const std::vector<Kernel>& kernels, const Hardware& hw) {

@@ -3,6 +3,7 @@
 // partitions; it does not predict a measured time.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "core/config.h"
@@ -10,9 +11,22 @@
 
 namespace fl {
 
+// How a kernel's time is costed: the roofline at the GPU's peaks (the
+// lecture's), or calibrated: at the fractions of the peaks measured kernels
+// reach, plus their fixed time (core/measured/cost_model.h).
+enum class CostModel : unsigned char { Roofline, Calibrated };
+inline constexpr CostModel kCostModels[] = {CostModel::Roofline, CostModel::Calibrated};
+std::string_view cost_model_key(CostModel m);  // "roofline", "calibrated"
+// The model `hw` costs by: calibrated where it reaches less than its peaks or adds a fixed time.
+inline CostModel cost_model_of(const Hardware& hw) {
+  return hw.achieved == Achieved{} ? CostModel::Roofline : CostModel::Calibrated;
+}
+
+// At the peaks the cost model reaches (hw.achieved).
 double compute_time(const Kernel& k, const Hardware& hw);
 double memory_time(const Kernel& k, const Hardware& hw);
-// max(compute, memory): the roofline time, without the launch cost.
+// max(compute, memory) plus the model's fixed time on the GPU: the kernel's
+// time, without the launch cost.
 double kernel_time(const Kernel& k, const Hardware& hw = kH100);
 
 struct GraphCost {
@@ -25,6 +39,10 @@ struct GraphCost {
 };
 
 GraphCost graph_cost(const std::vector<Kernel>& kernels, const Hardware& hw = kH100);
+
+// FLOPs per byte where a matmul's compute time equals its memory time, at the
+// peaks the cost model reaches.
+double matmul_ridge(const Hardware& hw);
 
 // The matmul kernels' summed compute and memory times: compute > memory
 // once they sit right of the ridge point, compute-bound.

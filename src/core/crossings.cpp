@@ -93,7 +93,7 @@ std::vector<Crossing> crossings(const Sweep& s) {
 }
 
 std::string crossing_sentence(const Crossing& c, const Sweep& s, Lang lang) {
-  const std::string ridge = fmt_fixed(s.hw.matmul_flops / s.hw.bandwidth, 0);
+  const std::string ridge = fmt_fixed(matmul_ridge(s.hw), 0);
   return tr(sentence(c.kind, c.rising), lang,
             {std::string(key_symbol(s.key)), approx(c.value), std::string(tr(sweep_partition_text(s, c.partition), lang)), ridge});
 }

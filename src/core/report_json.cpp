@@ -1,6 +1,7 @@
 #include "core/report_json.h"
 
 #include "core/demos/demos.h"
+#include "core/measured/cost_model.h"
 
 namespace fl {
 
@@ -28,6 +29,14 @@ json to_json(const AnalysisConfig& c) {
           {"hw", {{"matmul_flops", c.hw.matmul_flops}, {"other_flops", c.hw.other_flops}, {"bandwidth", c.hw.bandwidth},
                   {"launch", c.hw.launch}, {"graph_launch", c.hw.graph_launch}, {"memory", c.hw.memory}}}};
   if (c.shown_compiler() != Compiler::Lecture) j["compiler"] = compiler_key(c.shown_compiler());  // the lecture's JSON as before
+  if (c.cost != CostModel::Roofline) {  // the roofline's JSON as before
+    j["cost"] = cost_model_key(c.cost);
+    j["cost_used"] = cost_model_key(cost_model_of(c.hw));  // the roofline where the GPU has no calibration
+    j["cost_note"] = cost_model_note(c, c.lang);
+    const Achieved& a = c.hw.achieved;
+    j["hw"]["achieved"] = {{"matmul", a.matmul}, {"vector", a.vector}, {"bandwidth", a.bandwidth},
+                           {"matmul_bandwidth", a.matmul_bandwidth}, {"kernel_s", a.kernel_s}};
+  }
   return j;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/config_keys.h"
+#include "core/measured/cost_model.h"
 #include "core/presets.h"
 
 namespace fl {
@@ -25,6 +26,7 @@ AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int de
   // A preset edited by hand is a custom one.
   if (const ModelPreset* m = find_model(c.model_key); !m || !(m->layer == c.model)) c.model_key = "custom";
   if (const HardwarePreset* h = find_hardware(c.hardware_key); !h || !(h->hw == c.hw)) c.hardware_key = "custom";
+  apply_cost_model(c);
   validate(c);
   return c;
 }
@@ -52,6 +54,7 @@ std::vector<Setting> settings_of(const AnalysisConfig& c) {
   // The lecture's layer and rules: links as before these options.
   if (c.attention == AttentionForm::Lecture) std::erase_if(s, [](const Setting& kv) { return kv.first == "attention"; });
   if (c.compiler == Compiler::Lecture) std::erase_if(s, [](const Setting& kv) { return kv.first == "compiler"; });
+  if (c.cost == CostModel::Roofline) std::erase_if(s, [](const Setting& kv) { return kv.first == "cost"; });
   if (c.hardware_key != "custom") {
     drop(SetBy::Hardware);
     s.insert(s.begin() + 2, {"hardware", c.hardware_key});

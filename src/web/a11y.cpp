@@ -24,7 +24,7 @@ EM_JS(void, js_set_accessible_view, (const char* json), {
 TextTable partitions_table(const PhaseReport& r, Lang lang) {
   TextTable t{r.title,
               {Tx(Text::UiColIndex, lang), Tx(Text::UiColPartition, lang), Tx(Text::UiColKernels, lang), Tx(Text::UiColBytes, lang),
-               Tx(Text::UiColRoofline, lang), Tx(Text::UiColWithOverhead, lang), Tx(Text::UiColSpeedup, lang)},
+               Tx(TimeColumn(r.config.hw), lang), Tx(Text::UiColWithOverhead, lang), Tx(Text::UiColSpeedup, lang)},
               {}};
   for (size_t i = 0; i < r.partitions.size(); ++i) {
     const PartitionReport& p = r.partitions[i];

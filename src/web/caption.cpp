@@ -32,6 +32,7 @@ std::string ViewCaption(const State& state) {
   if (const HardwarePreset* h = find_hardware(c.hardware_key)) line += " · " + std::string(h->name);
   else
     line += " · " + tr(Text::UiCaptionCustomGpu, lang, {fmt_fixed(c.hw.matmul_flops / 1e12, 0), fmt_number(c.hw.bandwidth / 1e12)});
+  if (cost_model_of(c.hw) == CostModel::Calibrated) line += " · " + std::string(Tx(Text::UiCaptionCalibrated, lang));  // the roofline goes unnamed
   return line;
 }
 

@@ -221,6 +221,7 @@ void draw_hardware_inputs(State& state, const Workload& w, const InputError& err
     }
     if (current) tooltip(tr(Text::UiSourceTip, lang, {std::string(current->source)}));
   });
+  choice_input(state, w, "cost", enum_name_list(kCostModels, cost_model_key), error);
   if (current) TextMuted(Tx(Text::UiPresetNumbers, lang));
   number_input(state, w, "matmul_tflops", error);
   number_input(state, w, "other_tflops", error);

@@ -104,7 +104,7 @@ void DrawKernelsPanel(State& state) {
   int& selected = state.settings.kernel;
   if (selected >= static_cast<int>(r.kernels.size())) selected = -1;
 
-  DrawViewHeader(r.title, lang);
+  DrawViewHeader(r.title, r.config, lang);
   ImGui::TextWrapped("%s", r.summary.c_str());
   DrawExportRow("kernels_export", [&] { return kernels_csv(r); }, nullptr, [&] { return to_json(r); }, "fusionlab-kernels", lang);
   const int before = selected;

@@ -39,7 +39,7 @@ void draw_partition_table(const PhaseReport& r, bool decode, int& chosen, Lang l
   column(Tx(Text::UiColKernels, lang), Text::HelpColKernels);
   column(Tx(Text::UiColBytes, lang), Text::HelpColBytes);
   if (!decode) column(Tx(Text::UiColGflops, lang), Text::HelpColGflops);
-  column(Tx(Text::UiColRoofline, lang), Text::HelpColRoofline);
+  column(Tx(TimeColumn(r.config.hw), lang), TimeColumnHelp(r.config.hw));
   if (decode) {
     column(Tx(Text::UiColOverhead, lang), Text::HelpColOverhead);
     column(Tx(Text::UiColOverheadShare, lang), Text::HelpColOverheadShare);
@@ -123,12 +123,12 @@ const KernelChartCache& kernel_chart(State& state, const PartitionReport& p, boo
 }
 
 void draw_kernel_chart(const PartitionReport& p, const KernelChartCache& cache, int number, float width, float height,
-                       Lang lang) {
+                       CostModel model, Lang lang) {
   ImGui::TextUnformatted(tr(Text::UiChartKernels, lang, {std::to_string(number)}).c_str());
   BarChartInput in = DrawBarChart("kernel_chart", cache.chart, ImVec2(width, height));
   RecordWidget("kernel_chart");
   RecordShown("kernel_chart_hovered", in.hovered);
-  if (in.hovered >= 0) KernelTooltip(p.kernels[static_cast<size_t>(in.hovered)], overhead_per_kernel(p), lang);
+  if (in.hovered >= 0) KernelTooltip(p.kernels[static_cast<size_t>(in.hovered)], overhead_per_kernel(p), model, lang);
 }
 
 void draw_totals_chart(const PhaseReport& r, int& chosen, float width, float height, Lang lang) {
@@ -147,7 +147,8 @@ void draw_totals_chart(const PhaseReport& r, int& chosen, float width, float hei
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
   ImGui::TextWrapped("%s", p.name.c_str());
   ImGui::TextUnformatted(tr(Text::UiTipPartition, lang, {std::to_string(p.cost.kernels), fmt_bytes(p.cost.bytes)}).c_str());
-  ImGui::TextUnformatted(tr(Text::UiTipTime, lang, {fmt_time(p.cost.t), fmt_time(p.cost.overhead), fmt_time(p.cost.t_total)}).c_str());
+  const Text time = cost_model_of(r.config.hw) == CostModel::Roofline ? Text::UiTipTime : Text::UiTipTimeCalibrated;
+  ImGui::TextUnformatted(tr(time, lang, {fmt_time(p.cost.t), fmt_time(p.cost.overhead), fmt_time(p.cost.t_total)}).c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
   if (in.clicked) chosen = in.hovered;
@@ -191,7 +192,7 @@ void DrawPhasePanel(State& state) {
   chosen = std::clamp(chosen, 0, static_cast<int>(r.partitions.size()) - 1);
 
   const MemoryReport& memory_fit = r.memory;
-  DrawViewHeader(r.title, lang);
+  DrawViewHeader(r.title, r.config, lang);
   draw_partition_table(r, decode, chosen, lang);
   // Weights + KV cache against the GPU's memory; red when it does not fit
   // (an embed keeps only that case above its charts).
@@ -220,7 +221,7 @@ void DrawPhasePanel(State& state) {
   ImGui::BeginGroup();  // the exported figure: both charts and the legend
   ImGui::BeginGroup();
   const KernelChartCache& cache = kernel_chart(state, p, decode, chosen);
-  draw_kernel_chart(p, cache, chosen + 1, kernels_w, height, lang);
+  draw_kernel_chart(p, cache, chosen + 1, kernels_w, height, cost_model_of(r.config.hw), lang);
   ImGui::EndGroup();
   if (!stacked) ImGui::SameLine(0, gap);
   ImGui::BeginGroup();

@@ -210,7 +210,7 @@ void DrawRooflinePanel(State& state) {
   if (hover >= 0) {
     const KernelReport& k = p.kernels[static_cast<size_t>(hover)];
     ImGui::BeginTooltip();
-    KernelTooltip(k, hw.launch, lang);
+    KernelTooltip(k, hw.launch, cost_model_of(hw), lang);
     ImGui::TextUnformatted(tr(Text::UiRooflinePoint, lang, {fmt_fixed(k.flops / (k.reads + k.writes), 1),
                                                            fmt_fixed(k.flops / k.t / 1e12, 2)}).c_str());
     ImGui::EndTooltip();

@@ -124,7 +124,7 @@ void DrawTimelinePanel(State& state) {
   if (hover >= 0) {
     ImGui::BeginTooltip();
     if (hover_overhead) ImGui::TextUnformatted(tr(Text::UiTimelineOverheadTip, lang, {fmt_time(overhead)}).c_str());
-    else KernelTooltip(p.kernels[static_cast<size_t>(hover)], e.megakernel ? 0 : overhead, lang);
+    else KernelTooltip(p.kernels[static_cast<size_t>(hover)], e.megakernel ? 0 : overhead, cost_model_of(hw), lang);
     ImGui::EndTooltip();
   }
   DrawKindLegend(KindsOf(p.kernels), lang, OverheadKey::Grey);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/measured/cost_model.h"
 #include "core/units.h"
 #include "web/embed_layout.h"
 #include "web/theme.h"
@@ -122,9 +123,15 @@ float ToggleWidth(const char* label) {
   return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
-void DrawViewHeader(const std::string& title, Lang lang) {
+void DrawViewHeader(const std::string& title, const AnalysisConfig& c, Lang lang) {
   ImGui::TextWrapped("%s", title.c_str());
-  TextMuted(Tx(Text::UiRooflineNote, lang));
+  if (c.cost == CostModel::Roofline) TextMuted(Tx(Text::UiRooflineNote, lang));
+  else TextMuted(cost_model_note(c, lang));  // the calibrated model and its fit, or why the roofline stands
+}
+
+Text TimeColumn(const Hardware& hw) { return cost_model_of(hw) == CostModel::Roofline ? Text::UiColRoofline : Text::UiColCalibrated; }
+Text TimeColumnHelp(const Hardware& hw) {
+  return cost_model_of(hw) == CostModel::Roofline ? Text::HelpColRoofline : Text::HelpColCalibrated;
 }
 
 void DrawObservations(const std::vector<Observation>& observations, Lang lang) {
@@ -165,14 +172,15 @@ void KindCell(KernelKind kind) {
   ImGui::TextUnformatted(std::string(kernel_kind_name(kind)).c_str());
 }
 
-void KernelTooltip(const KernelReport& k, double overhead, Lang lang) {
+void KernelTooltip(const KernelReport& k, double overhead, CostModel model, Lang lang) {
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
   ImGui::TextUnformatted(tr(Text::UiTipKernel, lang, {std::to_string(k.index), std::string(kernel_kind_name(k.kind))}).c_str());
   ImGui::TextWrapped("%s", k.label.c_str());
   if (!k.name.empty()) TextMuted(k.name);  // as the compiler names it (the Inductor model's kernels)
   ImGui::TextUnformatted(
-      tr(Text::UiTipTime, lang, {fmt_time(k.t), fmt_time(overhead), fmt_time(k.t + overhead)}).c_str());
+      tr(model == CostModel::Roofline ? Text::UiTipTime : Text::UiTipTimeCalibrated, lang,
+         {fmt_time(k.t), fmt_time(overhead), fmt_time(k.t + overhead)}).c_str());
   ImGui::TextUnformatted(tr(Text::UiTipBytes, lang, {fmt_bytes(static_cast<double>(k.reads)), fmt_bytes(static_cast<double>(k.writes))}).c_str());
   ImGui::TextUnformatted(tr(Text::UiTipFlops, lang, {flop_count(k.flops)}).c_str());
   ImGui::PopTextWrapPos();

@@ -36,7 +36,11 @@ int Stepped(int current, int step, int count);
 
 
 // The view's title and the note that times are modelled, not measured.
-void DrawViewHeader(const std::string& title, Lang lang);
+// The view's title and where its times come from (the roofline, or the calibrated model and its fit).
+void DrawViewHeader(const std::string& title, const AnalysisConfig& c, Lang lang);
+// The name of a kernel's time column under the model `hw` costs by, and its help.
+Text TimeColumn(const Hardware& hw);
+Text TimeColumnHelp(const Hardware& hw);
 void DrawObservations(const std::vector<Observation>& observations, Lang lang);
 
 // A coloured square and the kind's name, for each kind in `kinds`.
@@ -70,6 +74,6 @@ void Swatch(ImU32 color);
 void KindCell(KernelKind kind);
 
 // Tooltip body for one kernel; `overhead` is its fixed launch cost.
-void KernelTooltip(const KernelReport& k, double overhead, Lang lang);
+void KernelTooltip(const KernelReport& k, double overhead, CostModel model, Lang lang);
 
 }  // namespace fl::web

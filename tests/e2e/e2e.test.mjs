@@ -118,6 +118,7 @@ test("sweep() equals the CLI's --sweep JSON; a key the phase does not use throws
     { demo: 3, sweep: "kv_len", points: 8, from: 64, to: 65536, batch: 4 },
     { demo: 2, sweep: "batch", points: 8, to: 64, model: "small" },
     { demo: 3, sweep: "kv_len", points: 6, from: 16, to: 4096, compiler: "inductor" },
+    { demo: 2, sweep: "tokens", points: 6, cost: "calibrated", hardware: "a100" },
   ]) {
     const actual = await page.evaluate((c) => fusionlab.sweep(c), config);
     assertClose(actual, cliJson(config), JSON.stringify(config));
@@ -542,6 +543,18 @@ test("a screen reader gets the canvas's name and the view's tables as DOM text, 
   await page.evaluate(() => fusionlab.setState({ compiler: "lecture" }));
   await afterFrames(page, 3);
   assert.equal(await page.$$eval("#a11y table tbody tr", (rows) => rows.length), 4);
+  // The calibrated cost model: named in the caption and the time column, the core's numbers.
+  await page.evaluate(() => fusionlab.setState({ cost: "calibrated" }));
+  await afterFrames(page, 3);
+  assert.match(await name(), /H100 SXM · calibrated model/);
+  assert.ok((await page.$$eval("#a11y th", (ths) => ths.map((th) => th.textContent))).includes("Calibrated time"));
+  const calibrated = await page.evaluate(() => fusionlab.analyze({ demo: 3, kv_len: 8192, batch: 8, attention: "math", cost: "calibrated", lang: "en" }));
+  assert.equal(calibrated.config.cost_used, "calibrated");
+  assert.ok(calibrated.partitions[3].t > analysis.partitions[3].t);
+  assert.match(new URL(page.url()).search, /cost=calibrated/);
+  await page.evaluate(() => fusionlab.setState({ cost: "roofline" }));
+  await afterFrames(page, 3);
+  assert.doesNotMatch(new URL(page.url()).search, /cost=/);
   // In Chinese, the headers too.
   await page.evaluate(() => fusionlab.setState({ lang: "zh" }));
   await afterFrames(page, 3);

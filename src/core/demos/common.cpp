@@ -20,7 +20,11 @@ std::string model_name(const AnalysisConfig& c, Lang lang) {
 
 std::string hardware_name(const AnalysisConfig& c, Lang lang) {
   const HardwarePreset* h = find_hardware(c.hardware_key);
-  return h && h->hw == c.hw ? std::string(h->name) : std::string(tr(Text::HardwareCustom, lang));
+  return h && h->hw == c.hw.roofline() ? std::string(h->name) : std::string(tr(Text::HardwareCustom, lang));
+}
+
+std::string costed_hardware_name(const AnalysisConfig& c, Lang lang) {
+  return tr(cost_model_of(c.hw) == CostModel::Roofline ? Text::TitleRoofline : Text::TitleCalibrated, lang, {hardware_name(c, lang)});
 }
 
 std::string workload_name(const AnalysisConfig& c, Lang lang) {

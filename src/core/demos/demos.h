@@ -17,6 +17,7 @@ std::string model_name(const AnalysisConfig& c, Lang lang);     // "Llama-3.1-8B
 std::string hardware_name(const AnalysisConfig& c, Lang lang);  // "H100 SXM" or "custom hardware"
 std::string workload_name(const AnalysisConfig& c, Lang lang);  // "one Llama-3.1-8B layer", "the whole ... (126 layers)"
 std::string precision_name(const AnalysisConfig& c);            // "BF16", "BF16, FP8 weights"
+std::string costed_hardware_name(const AnalysisConfig& c, Lang lang);  // "H100 SXM roofline", "H100 SXM calibrated model"
 KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lang lang, bool detail);
 // `tokens_per_step`: the tokens one pass of the model processes (prefill: T x batch; decode: batch).
 std::vector<PartitionReport> partition_reports(const std::vector<Partition>& ps, const AnalysisConfig& c,

@@ -6,6 +6,7 @@
 #include "core/demos/demos.h"
 #include "core/fusion.h"
 #include "core/measured/comparison.h"
+#include "core/measured/cost_model.h"
 #include "core/units.h"
 
 namespace fl::demos {
@@ -93,7 +94,7 @@ Observation prefill_flash(const AnalysisConfig& c, const Partition& fused, const
   for (const Kernel& k : flash.kernels)
     if (k.kind == KernelKind::MatMul || k.kind == KernelKind::Attention) matmul_t += kernel_time(k, c.hw);
   const double matmul_share = share(matmul_t, flash.cost.t);
-  const std::vector<std::string> args{fb(flash.cost.bytes), fmt_percent(matmul_share)};
+  const std::vector<std::string> args{fb(flash.cost.bytes), fmt_percent(matmul_share), time_term(c.hw, c.lang)};
   if (has_attention_kernel(fused)) return {"prefill_attention_one_op", tr(Text::ObsPrefillFlashAlready, c.lang, args)};
   if (!has_attention_kernel(flash)) return {"prefill_attention_not_matched", tr(Text::ObsPrefillFlashNotMatched, c.lang, args)};
   if (matmul_share >= Claim::kMost) return {"prefill_flash_leaves_matmuls", tr(Text::ObsPrefillFlashMatmuls, c.lang, args)};
@@ -137,15 +138,15 @@ Observation decode_spread(const AnalysisConfig& c, const std::vector<Partition>&
   auto [t_lo, t_hi] = std::minmax({ps[0].cost.t, ps[1].cost.t, ps[2].cost.t, ps[3].cost.t});
   auto [b_lo, b_hi] = std::minmax({ps[0].cost.bytes, ps[1].cost.bytes, ps[2].cost.bytes, ps[3].cost.bytes});
   if (share(b_hi - b_lo, b_hi) < Claim::kAlike && share(t_hi - t_lo, t_hi) < Claim::kAlike)
-    return {"decode_partitions_alike", tr(Text::ObsDecodeAlike, c.lang, {fb(b_hi), fb(b_lo), fmt_time((t_lo + t_hi) / 2)})};
+    return {"decode_partitions_alike",
+            tr(Text::ObsDecodeAlike, c.lang, {fb(b_hi), fb(b_lo), fmt_time((t_lo + t_hi) / 2), time_term(c.hw, c.lang)})};
   const int64_t heads = c.batch * c.model.H;
+  const std::vector<std::string> args{fb(b_hi),     fb(b_lo),      fmt_time(t_hi),
+                                      fmt_time(t_lo), num(heads),  num(c.kv_len),
+                                      fb(heads * c.kv_len * dtype_bytes(c.act)), time_term(c.hw, c.lang)};
   if (has_attention_kernel(ps[0]))  // the layer calls attention as one op: no partition writes scores
-    return {"decode_partitions_differ_outside_attention",
-            tr(Text::ObsDecodeDifferNoScores, c.lang, {fb(b_hi), fb(b_lo), fmt_time(t_hi), fmt_time(t_lo)})};
-  return {"decode_partitions_differ",
-          tr(Text::ObsDecodeDiffer, c.lang,
-             {fb(b_hi), fb(b_lo), fmt_time(t_hi), fmt_time(t_lo), num(heads), num(c.kv_len),
-              fb(heads * c.kv_len * dtype_bytes(c.act))})};
+    return {"decode_partitions_differ_outside_attention", tr(Text::ObsDecodeDifferNoScores, c.lang, args)};
+  return {"decode_partitions_differ", tr(Text::ObsDecodeDiffer, c.lang, args)};
 }
 
 // Whether the fixed cost per kernel, which fusion cuts, sets decode's latency.
@@ -154,7 +155,8 @@ Observation decode_kernels(const AnalysisConfig& c, const Partition& dec, const 
   std::vector<std::string> args{num(dec.cost.kernels), num(flash.cost.kernels), fmt_time(dec.cost.overhead),
                                 fmt_percent(share(dec.cost.overhead, dec.cost.t)), fmt_time(flash.cost.overhead),
                                 fmt_percent(share(flash.cost.overhead, flash.cost.t_total)), fmt_percent(dec_share),
-                                fmt_time(dec.cost.t / std::max(1, dec.cost.kernels)), fmt_time(c.hw.launch)};
+                                fmt_time(dec.cost.t / std::max(1, dec.cost.kernels)), fmt_time(c.hw.launch),
+                                time_term(c.hw, c.lang)};
   if (dec_share >= Claim::kSetsLatency)
     return {"decode_kernel_count_sets_latency", tr(Text::ObsDecodeKernelsSetLatency, c.lang, args)};
   if (dec_share >= Claim::kSmall) return {"decode_kernel_count_matters", tr(Text::ObsDecodeKernelsMatter, c.lang, args)};
@@ -226,11 +228,12 @@ std::optional<Observation> measured_observation(const AnalysisConfig& c, bool de
                          fmt_fixed(r.graph_ratio(), 2)});
   const char* gap = L == Lang::Zh ? "" : " ";  // between sentences
   const bool short_both = r.ratio() < 1 && r.graph_ratio() < 1;
-  if (short_both) text.append(gap).append(tr(Text::ObsMeasuredBelow, L));
+  const bool calibrated = cost_model_of(c.hw) == CostModel::Calibrated;
+  if (short_both) text.append(gap).append(tr(calibrated ? Text::ObsMeasuredBelowCalibrated : Text::ObsMeasuredBelow, L));
   if (r.ratio() >= 1) text.append(gap).append(tr(Text::ObsMeasuredAboveLaunch, L, {fmt_time(c.hw.launch)}));
   if (r.graph_ratio() >= 1) text.append(gap).append(tr(Text::ObsMeasuredAboveGraph, L, {fmt_time(c.hw.graph_launch)}));
   if (!r.kernel_rows.empty())
-    text.append(gap).append(tr(Text::ObsMeasuredSplit, L,
+    text.append(gap).append(tr(calibrated ? Text::ObsMeasuredSplitCalibrated : Text::ObsMeasuredSplit, L,
                                {fmt_time(r.triton_measured_us * 1e-6), fmt_time(r.triton_predicted_us * 1e-6),
                                 fmt_time(r.extern_measured_us * 1e-6), fmt_time(r.extern_predicted_us * 1e-6)}));
   return Observation{short_both ? "compiler_measured_roofline_short" : "compiler_measured_roofline_over", text};
