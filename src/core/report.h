@@ -143,6 +143,7 @@ struct OurAblationReport {
   std::string title;
   std::vector<std::string> columns;
   std::vector<OurAblationRow> rows;  // the first: everything on
+  CostModel cost = CostModel::Roofline;  // the model that costed the rows
 };
 
 // Demo 4: the paper's Table 4, ours for the current model beside it.

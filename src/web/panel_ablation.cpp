@@ -50,7 +50,7 @@ void draw_ours(const AblationReport& r, double axis_max, float label_w, float he
   if (r.ours.rows.empty()) return;
   ImGui::Spacing();
   ImGui::TextWrapped("%s", r.ours.title.c_str());
-  TextMuted(Tx(Text::UiAblationOurs, lang));
+  TextMuted(Tx(r.ours.cost == CostModel::Roofline ? Text::UiAblationOurs : Text::UiAblationOursCalibrated, lang));
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
   const float plot_w = (avail - gap - label_w) / 2;  // label_w: the paper's table's, so 1.0× lines up

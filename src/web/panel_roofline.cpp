@@ -24,6 +24,12 @@ namespace {
 
 constexpr ImGuiID kRooflineChart = 0x6A7A0002u;
 
+// A roof: a peak rate, reached right of the ridge; bandwidth × intensity left of it.
+struct Roof {
+  double peak, bandwidth;  // FLOP/s, bytes/s
+  double ridge() const { return peak / bandwidth; }
+};
+
 }  // namespace
 
 std::string PartitionCsv(const PartitionReport& p) {
@@ -93,9 +99,17 @@ void DrawRooflinePanel(State& state) {
   const float below = ImGui::GetTextLineHeightWithSpacing() * (e.arrows ? 4.0f : 2.0f) + ImGui::GetStyle().ItemSpacing.y * 2;
   const ImVec2 size(std::max(avail.x, 200.0f), FitHeight(std::clamp(avail.y - line * 2.6f, 180.0f, 520.0f), 120, below));
 
+  // The roofs the cost model reaches: the peaks (the roofline), or under the
+  // calibrated model the fitted fractions of them, a GEMM's traffic and
+  // every other kernel's each at its own bandwidth.
+  const Achieved& reached = hw.achieved;
+  const bool calibrated = cost_model_of(hw) == CostModel::Calibrated;
+  const Roof matmul_roof{hw.matmul_flops * reached.matmul, hw.bandwidth * reached.matmul_bandwidth};
+  const Roof other_roof{hw.other_flops * reached.vector, hw.bandwidth * reached.bandwidth};
   // Axes (log10): the points, both ridges, both peaks, with a margin.
-  double ix0 = std::log10(hw.other_flops / hw.bandwidth), ix1 = std::log10(hw.matmul_flops / hw.bandwidth);
-  double iy0 = std::log10(hw.other_flops), iy1 = std::log10(hw.matmul_flops);
+  double ix0 = std::log10(std::min(other_roof.ridge(), hw.other_flops / hw.bandwidth));
+  double ix1 = std::log10(std::max(matmul_roof.ridge(), hw.matmul_flops / hw.bandwidth));
+  double iy0 = std::log10(other_roof.peak), iy1 = std::log10(hw.matmul_flops);
   double tmax = 0;
   auto plotted = [](double flops, double bytes, double t) { return flops > 0 && bytes > 0 && t > 0; };
   auto extend = [&](double flops, double bytes, double t) {
@@ -128,17 +142,20 @@ void DrawRooflinePanel(State& state) {
     quads.push_back({X(std::pow(10.0, d)) * s, top * s, (X(std::pow(10.0, d)) + 1) * s, (top + phh) * s, Colors().chart_grid});
   for (int d = static_cast<int>(iy0); d <= static_cast<int>(iy1); ++d)
     quads.push_back({left * s, Y(std::pow(10.0, d)) * s, (left + pw) * s, (Y(std::pow(10.0, d)) + 1) * s, Colors().chart_grid});
-  // Roofs: min(peak, I × bandwidth) for both peaks.
+  // Roofs: min(peak, I × bandwidth); under the calibrated model the GPU's peaks thin and grey beneath.
   const double xlo = std::pow(10.0, ix0), xhi = std::pow(10.0, ix1);
-  auto roof = [&](double peak, ImU32 color, float width) {
-    const double ridge = peak / hw.bandwidth;
-    double x0 = std::max(xlo, std::pow(10.0, iy0) / hw.bandwidth);
-    segs.push_back({X(x0) * s, Y(x0 * hw.bandwidth) * s, X(ridge) * s, Y(peak) * s, color, width * s});
-    segs.push_back({X(ridge) * s, Y(peak) * s, X(xhi) * s, Y(peak) * s, color, width * s});
-    segs.push_back({X(ridge) * s, Y(peak) * s, X(ridge) * s, (top + phh) * s, Colors().faint_ink, 1 * s});
+  auto roof = [&](const Roof& r, ImU32 color, float width, bool ridge_line) {
+    double x0 = std::max(xlo, std::pow(10.0, iy0) / r.bandwidth);
+    segs.push_back({X(x0) * s, Y(x0 * r.bandwidth) * s, X(r.ridge()) * s, Y(r.peak) * s, color, width * s});
+    segs.push_back({X(r.ridge()) * s, Y(r.peak) * s, X(xhi) * s, Y(r.peak) * s, color, width * s});
+    if (ridge_line) segs.push_back({X(r.ridge()) * s, Y(r.peak) * s, X(r.ridge()) * s, (top + phh) * s, Colors().faint_ink, 1 * s});
   };
-  roof(hw.matmul_flops, IM_COL32(52, 101, 164, 255), 2.5f);
-  roof(hw.other_flops, IM_COL32(200, 120, 40, 255), 2.0f);
+  if (calibrated) {
+    roof({hw.matmul_flops, hw.bandwidth}, Colors().faint_ink, 1.5f, false);
+    roof({hw.other_flops, hw.bandwidth}, Colors().faint_ink, 1.5f, false);
+  }
+  roof(matmul_roof, IM_COL32(52, 101, 164, 255), 2.5f, true);
+  roof(other_roof, IM_COL32(200, 120, 40, 255), 2.0f, true);
   quads.push_back({left * s, (top + phh) * s, (left + pw) * s, (top + phh + 1) * s, Colors().chart_axis});
   quads.push_back({left * s, top * s, (left + 1) * s, (top + phh) * s, Colors().chart_axis});
   int hover = -1, hover_source = -1;
@@ -220,10 +237,13 @@ void DrawRooflinePanel(State& state) {
                                                                 std::to_string(a.fused)}).c_str());
   }
   // The roofs' numbers under the chart, where no point can cover them.
-  const std::string mm = tr(Text::UiRooflineMatmulRoof, lang, {fmt_fixed(hw.matmul_flops / 1e12, 0), fmt_fixed(hw.matmul_flops / hw.bandwidth, 0)});
-  const std::string oo = tr(Text::UiRooflineOtherRoof, lang, {fmt_fixed(hw.other_flops / 1e12, 0), fmt_fixed(hw.other_flops / hw.bandwidth, 0)});
+  auto roof_text = [&](Text peak_text, Text reached_text, const Roof& r, double peak) {
+    return tr(calibrated ? reached_text : peak_text, lang, {fmt_fixed(r.peak / 1e12, 0), fmt_fixed(r.ridge(), 0), fmt_fixed(peak / 1e12, 0)});
+  };
+  const std::string mm = roof_text(Text::UiRooflineMatmulRoof, Text::UiRooflineMatmulReached, matmul_roof, hw.matmul_flops);
+  const std::string oo = roof_text(Text::UiRooflineOtherRoof, Text::UiRooflineOtherReached, other_roof, hw.other_flops);
   ImGui::TextColored(Colors().matmul_text, "%s", mm.c_str());
-  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  SameLineIfRoom(ImGui::CalcTextSize(oo.c_str()).x, ImGui::GetFontSize() * 1.5f);
   ImGui::TextColored(Colors().other_text, "%s", oo.c_str());
   std::vector<KernelKind> kinds = KindsOf(p.kernels);
   for (const ArrowSource& a : arrows.sources)

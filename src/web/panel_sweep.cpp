@@ -258,7 +258,7 @@ void DrawSweepPanel(State& state) {
   if (mine.empty())
     sentences.push_back(tr(Text::UiSweepNone, lang, {Tx(sweep_partition_text(s, s.partitions[chosen]), lang),
                                                      fmt_count(static_cast<double>(s.points.front().value)), fmt_count(static_cast<double>(s.points.back().value))}));
-  sentences.push_back(std::string(Tx(Text::UiRooflineNote, lang)));
+  sentences.push_back(CostNote(config, lang));
   // Under the chart: the legend (up to two lines), the sentences as they wrap, the details' header.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 1.5f;

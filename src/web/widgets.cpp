@@ -125,8 +125,12 @@ float ToggleWidth(const char* label) {
 
 void DrawViewHeader(const std::string& title, const AnalysisConfig& c, Lang lang) {
   ImGui::TextWrapped("%s", title.c_str());
-  if (c.cost == CostModel::Roofline) TextMuted(Tx(Text::UiRooflineNote, lang));
-  else TextMuted(cost_model_note(c, lang));  // the calibrated model and its fit, or why the roofline stands
+  TextMuted(CostNote(c, lang));
+}
+
+std::string CostNote(const AnalysisConfig& c, Lang lang) {
+  if (c.cost == CostModel::Roofline) return std::string(Tx(Text::UiRooflineNote, lang));
+  return cost_model_note(c, lang);  // the calibrated model and its fit, or why the roofline stands
 }
 
 Text TimeColumn(const Hardware& hw) { return cost_model_of(hw) == CostModel::Roofline ? Text::UiColRoofline : Text::UiColCalibrated; }

@@ -38,6 +38,7 @@ int Stepped(int current, int step, int count);
 // The view's title and the note that times are modelled, not measured.
 // The view's title and where its times come from (the roofline, or the calibrated model and its fit).
 void DrawViewHeader(const std::string& title, const AnalysisConfig& c, Lang lang);
+std::string CostNote(const AnalysisConfig& c, Lang lang);  // that note alone
 // The name of a kernel's time column under the model `hw` costs by, and its help.
 Text TimeColumn(const Hardware& hw);
 Text TimeColumnHelp(const Hardware& hw);

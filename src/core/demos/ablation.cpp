@@ -55,6 +55,7 @@ using namespace demos;
 OurAblationReport our_ablation_report(const AnalysisConfig& c) {
   Lang L = c.lang;
   OurAblationReport r;
+  r.cost = cost_model_of(c.hw);
   for (const AblationEntry& e : run_ablation(c)) {
     std::string name = e.setting == Text::OurNoCudaGraphs ? tr(e.setting, L, {fmt_time(c.hw.launch), fmt_time(c.hw.graph_launch)})
                                                           : std::string(tr(e.setting, L));
