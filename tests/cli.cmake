@@ -22,6 +22,8 @@ add_cli_test("run only with compare compilers" 2 "only with --compare-compilers"
 add_cli_test("cost calibrated names its model" 0 "H100 SXM calibrated model" --demo 2 --cost calibrated --lang en)
 add_cli_test("cost json says which model costed" 0 "\"cost_used\":\"calibrated\"" --demo 3 --cost calibrated --json)
 add_cli_test("an unknown cost model is named" 2 "cost" --cost measured)
+add_cli_test("reality check json" 0 "\"end_to_end\"" --reality --json)
+add_cli_test("reality check names the fixed cost" 0 "fixed cost per kernel, seen on real hardware" --reality --lang en)
 add_cli_test("validate a shipped profile" 0 "mlp_down_proj" --validate ${PROJECT_SOURCE_DIR}/data/measured/op-profiles/h100_llama-2-7b.csv --lang en)
 add_cli_test("validate json" 0 "\"roofline_us\"" --validate ${PROJECT_SOURCE_DIR}/data/measured/op-profiles/h200_llama-3.1-8b.csv --json)
 add_cli_test("validate json calibrated" 0 "\"calibrated_us\"" --validate ${PROJECT_SOURCE_DIR}/data/measured/op-profiles/h100_llama-2-7b.csv --json)

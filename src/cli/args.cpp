@@ -107,6 +107,10 @@ struct CommandLine {
                            "roofline time of the eager kernels that do it; the median and 90th percentile of "
                            "|roofline / measured - 1| per op"))
         ->type_name("FILE.csv");
+    app.add_flag("--reality", o.reality,
+                 wrapped("the reality check: every shipped profile (data/measured/op-profiles) beside the roofline "
+                         "and the calibrated model, what the measurements show the roofline leaves out, and "
+                         "published end-to-end decode speeds beside our whole model's"));
     std::vector<std::string> stages = enum_name_list(kStages, stage_name);
     stages.push_back("kernels");
     app.add_option("--emit", o.emit,

@@ -25,6 +25,7 @@ struct Options {
   bool compare_compilers = false; // --compare-compilers: measured torch.compile runs beside our model
   std::string run;                // --run ID: one run's kernels, launch by launch
   std::string validate;           // --validate FILE.csv: a measured per-op profile beside our roofline
+  bool reality = false;           // --reality: the shipped profiles and published speeds beside our models
   bool help = false;
   std::string emit;               // "", a pipeline stage, or "kernels"
   std::string phase = "prefill";  // for --emit

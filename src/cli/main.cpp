@@ -14,6 +14,7 @@
 #include "core/measured/comparison.h"
 #include "core/measured/cost_model.h"
 #include "core/measured/op_profile.h"
+#include "core/measured/reality.h"
 #include "core/model.h"
 #include "core/partitions.h"
 #include "core/pipeline.h"
@@ -162,6 +163,26 @@ int print_sweep(const Options& o) {
   return 0;
 }
 
+// A profile's per-op errors, roofline and calibrated, and its GPU's calibration.
+std::string render(const OpProfile& profile, const ProfileValidation& v, Lang l) {
+  std::vector<std::vector<std::string>> table;
+  for (const OpSummary& s : v.summary) {
+    table.push_back({std::string(profiled_op_name(s.op)), std::to_string(s.rows), fmt_percent(s.median_error), fmt_percent(s.p90_error)});
+    if (v.calibration) {
+      table.back().push_back(fmt_percent(*s.calibrated_median_error));
+      table.back().push_back(fmt_percent(*s.calibrated_p90_error));
+    }
+  }
+  std::vector<std::string> columns{T(Text::ValColOp, l), T(Text::ValColRows, l), T(Text::ValColMedian, l), T(Text::ValColP90, l)};
+  if (v.calibration) {
+    columns.push_back(T(Text::ValColCalMedian, l));
+    columns.push_back(T(Text::ValColCalP90, l));
+  }
+  return render_header(tr(Text::ValTitle, l, {profile.gpu, profile.model, std::to_string(profile.rows.size())})) +
+         render_table(columns, table) + "\n" + T(Text::ValNote, l) + "\n" +
+         calibration_sentence(v.calibration, profile.config.hardware_key, l) + "\n";
+}
+
 // --compare-compilers: every measured torch.compile run beside our model of its compiler.
 // --validate FILE.csv: a measured per-op profile beside our roofline. The
 // whole file is read and checked before anything prints.
@@ -181,25 +202,25 @@ int print_validation(const Options& o) {
     std::cout << to_json(profile, v).dump() << "\n";
     return 0;
   }
-  const Lang l = o.lang;
-  std::vector<std::vector<std::string>> table;
-  for (const OpSummary& s : v.summary) {
-    table.push_back({std::string(profiled_op_name(s.op)), std::to_string(s.rows), fmt_percent(s.median_error), fmt_percent(s.p90_error)});
-    if (v.calibration) {
-      table.back().push_back(fmt_percent(*s.calibrated_median_error));
-      table.back().push_back(fmt_percent(*s.calibrated_p90_error));
-    }
-  }
-  std::vector<std::string> columns{T(Text::ValColOp, l), T(Text::ValColRows, l), T(Text::ValColMedian, l), T(Text::ValColP90, l)};
-  if (v.calibration) {
-    columns.push_back(T(Text::ValColCalMedian, l));
-    columns.push_back(T(Text::ValColCalP90, l));
-  }
-  std::cout << render_header(tr(Text::ValTitle, l, {profile.gpu, profile.model, std::to_string(profile.rows.size())}))
-            << render_table(columns, table) << "\n" << T(Text::ValNote, l) << "\n"
-            << calibration_sentence(v.calibration, profile.config.hardware_key, l) << "\n";
+  std::cout << render(profile, v, o.lang);
   return 0;
 }
+
+// --reality: every shipped profile beside our models, what they show, and published end-to-end speeds.
+int print_reality(const Options& o) {
+  const RealityReport r = reality_report(o.lang);
+  if (o.json) {
+    std::cout << to_json(r).dump() << "\n";
+    return 0;
+  }
+  for (const RealityProfile& p : r.profiles)
+    std::cout << render(p.shipped->profile, p.validation, o.lang) << observations(p.findings, o.lang);
+  std::vector<Observation> speeds;
+  for (const EndToEndCheck& e : r.end_to_end) speeds.push_back(e.finding);
+  std::cout << "\n" << observations(speeds, o.lang);
+  return 0;
+}
+
 
 // --compare-compilers --run ID: one run's launches beside our kernels.
 int print_run(const CompilerComparison& c, const Options& o) {
@@ -316,6 +337,7 @@ int run(const std::vector<std::string>& args) {
   if (o.rules) return print_rules(o);
   if (o.compare_compilers) return print_comparison(o);
   if (!o.validate.empty()) return print_validation(o);
+  if (o.reality) return print_reality(o);
   if (o.sweep) return print_sweep(o);
   if (o.ablation) {
     const AnalysisConfig c = o.config_for(2);

@@ -303,4 +303,22 @@ json to_json(const OpProfile& p, const ProfileValidation& v) {
   return {{"gpu", p.gpu}, {"model", p.model}, {"rows", rows}, {"summary", summary}, {"calibration", calibration}};
 }
 
+json to_json(const RealityReport& r) {
+  json profiles = json::array(), speeds = json::array();
+  for (const RealityProfile& p : r.profiles) {
+    json j = to_json(p.shipped->profile, p.validation);
+    j["file"] = p.shipped->file;
+    j["findings"] = to_json(p.findings);
+    profiles.push_back(std::move(j));
+  }
+  for (const EndToEndCheck& e : r.end_to_end) {
+    const PublishedSpeed& p = *e.published;
+    speeds.push_back({{"id", p.id}, {"model", p.model_name}, {"hardware", p.hardware}, {"kv_len", p.kv_len},
+                      {"measured_tokens_per_s", p.tokens_per_s}, {"measured_gb_s", p.achieved_gb_s}, {"source", p.source},
+                      {"roofline_tokens_per_s", e.roofline_tokens_per_s},
+                      {"calibrated_tokens_per_s", e.calibrated_tokens_per_s}, {"text", e.finding.text}});
+  }
+  return {{"profiles", profiles}, {"end_to_end", speeds}};
+}
+
 }  // namespace fl

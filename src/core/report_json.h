@@ -6,6 +6,7 @@
 
 #include "core/measured/comparison.h"
 #include "core/measured/op_profile.h"
+#include "core/measured/reality.h"
 #include "core/report.h"
 
 namespace fl {
@@ -26,5 +27,6 @@ nlohmann::json to_json(const AblationReport& r);
 nlohmann::json to_json(const RunComparison& r);       // --compare-compilers --run
 nlohmann::json to_json(const CompilerComparison& c);  // --compare-compilers
 nlohmann::json to_json(const OpProfile& p, const ProfileValidation& v);  // --validate
+nlohmann::json to_json(const RealityReport& r);                           // --reality
 
 }  // namespace fl
