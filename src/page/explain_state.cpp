@@ -1,5 +1,6 @@
 #include "page/explain_state.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iterator>
 
@@ -42,6 +43,13 @@ bool ApplyExplainKey(ExplainState& e, const std::string& key, const std::string&
       if (value == sweep_key_name(kSweepKeys[i])) e.sweep_key = static_cast<int>(i);
   } else if (key == "measure") {
     e.sweep_bytes = value == "bytes";
+  } else if (key == "profile") {
+    for (size_t i = 0; i < shipped_profiles().size(); ++i)
+      if (value == RealityProfileKey(i)) e.reality_profile = static_cast<int>(i);
+  } else if (key == "op") {
+    e.reality_op = -1;
+    for (size_t i = 0; i < std::size(kProfiledOps); ++i)
+      if (value == profiled_op_name(kProfiledOps[i])) e.reality_op = static_cast<int>(i);
   } else {
     return false;
   }
@@ -69,11 +77,30 @@ std::vector<std::pair<std::string, std::string>> ExplainPairs(const Settings& s,
     if (e.sweep_key >= 0) out.emplace_back("sweep", sweep_key_name(kSweepKeys[static_cast<size_t>(e.sweep_key)]));
     if (e.sweep_bytes) out.emplace_back("measure", "bytes");
   }
+  if (s.view == View::Reality) {
+    if (e.reality_profile != 0) out.emplace_back("profile", RealityProfileKey(RealityProfileIndex(e)));
+    if (e.reality_op >= 0) out.emplace_back("op", profiled_op_name(RealityOp(e)));
+  }
   if (s.view == View::Timeline) {
     if (e.graphs) out.emplace_back("graphs", "1");
     if (e.megakernel) out.emplace_back("mega", "1");
   }
   return out;
+}
+
+size_t RealityProfileIndex(const ExplainState& e) {
+  return static_cast<size_t>(std::clamp(e.reality_profile, 0, static_cast<int>(shipped_profiles().size()) - 1));
+}
+
+ProfiledOp RealityOp(const ExplainState& e) {
+  if (e.reality_op < 0 || e.reality_op >= static_cast<int>(std::size(kProfiledOps))) return ProfiledOp::MlpUpProj;
+  return kProfiledOps[static_cast<size_t>(e.reality_op)];
+}
+
+std::string RealityProfileKey(size_t i) {
+  std::string_view file = shipped_profiles()[i].file;
+  file = file.substr(file.rfind('/') + 1);
+  return std::string(file.substr(0, file.rfind(".csv")));
 }
 
 bool ExplainDecode(const Settings& s, const ExplainState& e) {

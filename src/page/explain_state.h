@@ -2,7 +2,7 @@
 // sweep): which stage, node, phase and toggles they show, and their URL keys.
 //
 // These keys ride along with the Settings in the URL (stage, node, graphs,
-// mega, arrows, phase, sweep, measure) but live apart from Settings:
+// mega, arrows, phase, sweep, measure, profile, op) but live apart from Settings:
 // main.cpp takes them out of the query before the Settings see it and
 // appends them after.
 #pragma once
@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/measured/op_profile.h"
 #include "page/settings.h"
 
 namespace fl::web {
@@ -32,13 +33,15 @@ struct ExplainState {
   int phase = -1;           // roofline/timeline/sweep: -1 the view's default, 0 prefill, 1 decode
   int sweep_key = -1;       // sweep: index into kSweepKeys, -1 the phase's own size (T or S)
   bool sweep_bytes = false; // sweep: HBM bytes instead of time
+  int reality_profile = 0;  // reality check: index into the shipped profiles
+  int reality_op = -1;      // reality check: index into kProfiledOps, -1 its default (a GEMM)
   // The graph view's camera: graph units to CSS pixels, and the offset.
   float zoom = 0, pan_x = 0, pan_y = 0;  // zoom 0: fit the whole graph next frame; -1: 1:1 from the inputs
   // What the URL keeps: the camera is not in it.
   bool operator==(const ExplainState& o) const {
     return stage == o.stage && node == o.node && graphs == o.graphs && megakernel == o.megakernel &&
            arrows == o.arrows && phase == o.phase && sweep_key == o.sweep_key &&
-           sweep_bytes == o.sweep_bytes;
+           sweep_bytes == o.sweep_bytes && reality_profile == o.reality_profile && reality_op == o.reality_op;
   }
 };
 
@@ -49,6 +52,11 @@ bool ApplyExplainKey(ExplainState& e, const std::string& key, const std::string&
 std::string TakeExplainKeys(std::string_view query, ExplainState& e);
 // The explain keys worth keeping in the URL for the current view.
 std::vector<std::pair<std::string, std::string>> ExplainPairs(const Settings& s, const ExplainState& e);
+
+// The reality check's profile and op: the chosen ones, or the defaults.
+size_t RealityProfileIndex(const ExplainState& e);
+ProfiledOp RealityOp(const ExplainState& e);
+std::string RealityProfileKey(size_t i);  // the profile's file name without folder and ".csv": "h100_llama-2-7b"
 
 // Whether the roofline/timeline/sweep show decode for this view.
 bool ExplainDecode(const Settings& s, const ExplainState& e);

@@ -3,10 +3,12 @@
 // per page, in its State: no view keeps a cache of its own.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/fusion.h"
+#include "core/measured/reality.h"
 #include "page/bar_chart_data.h"
 #include "page/graph_layout.h"
 #include "page/sweep_job.h"
@@ -51,6 +53,8 @@ struct RooflineArrowsCache {
 
 struct ViewCaches {
   SweepJob sweep;
+  std::optional<RealityReport> reality;  // the reality check, computed when first shown
+  Lang reality_lang = Lang::Zh;
   KernelChartCache kernel_chart;
   GraphViewCache graph;
   RooflineArrowsCache arrows;

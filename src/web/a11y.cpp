@@ -65,13 +65,30 @@ TextTable sweep_table(const Sweep& s, Lang lang) {
   return t;
 }
 
+// The reality check's chosen op, token count by token count.
+TextTable reality_table(const RealityReport& r, const ExplainState& e, const std::string& caption, Lang lang) {
+  TextTable t{caption,
+              {Tx(Text::UiRealityColTokens, lang), Tx(Text::UiRealityColMeasured, lang), Tx(Text::UiRealityColRoofline, lang),
+               Tx(Text::UiRealityColCalibrated, lang)},
+              {}};
+  std::vector<const OpValidation*> rows;
+  for (const OpValidation& row : r.profiles[RealityProfileIndex(e)].validation.rows)
+    if (row.op == RealityOp(e)) rows.push_back(&row);
+  std::sort(rows.begin(), rows.end(), [](auto* a, auto* b) { return a->num_tokens < b->num_tokens; });
+  for (const OpValidation* row : rows)
+    t.rows.push_back({std::to_string(row->num_tokens), fmt_exact(row->measured_us), fmt_exact(row->roofline_us),
+                      row->calibrated_us ? fmt_exact(*row->calibrated_us) : ""});
+  return t;
+}
+
 // What the tables depend on, cheap to compare every frame.
 std::string key_of(const State& state) {
   const Settings& s = state.settings;
   const ExplainState& e = state.explain;
   return ViewCaption(state) + "|" + std::to_string(state.results_generation) + "|" + std::to_string(s.partition) + "|" +
          std::to_string(e.phase) + "|" + std::to_string(e.stage) + "|" +
-         (s.view == View::Sweep ? std::to_string(state.caches.sweep.ShownCount()) : "");
+         (s.view == View::Sweep ? std::to_string(state.caches.sweep.ShownCount()) : "") + "|" +
+         (state.caches.reality ? "reality" : "");
 }
 
 }  // namespace
@@ -99,6 +116,9 @@ std::vector<TextTable> ViewTables(const State& state) {
     }
     case View::Sweep:
       if (const Sweep* sweep = ShownSweep(state)) return {sweep_table(*sweep, lang)};
+      return {};
+    case View::Reality:
+      if (state.caches.reality) return {reality_table(*state.caches.reality, state.explain, ViewCaption(state), lang)};
       return {};
   }
   return {};

@@ -27,6 +27,7 @@ void draw_view(State& state) {
     case View::Roofline: DrawRooflinePanel(state); break;
     case View::Timeline: DrawTimelinePanel(state); break;
     case View::Sweep: DrawSweepPanel(state); break;
+    case View::Reality: DrawRealityPanel(state); break;
   }
 }
 
@@ -93,6 +94,7 @@ Text ViewTitle(View v) {
     case View::Roofline: return Text::UiTabRoofline;
     case View::Timeline: return Text::UiTabTimeline;
     case View::Sweep: return Text::UiTabSweep;
+    case View::Reality: return Text::UiTabReality;
   }
   return Text::UiTabKernels;
 }

@@ -17,6 +17,11 @@ std::string ViewCaption(const State& state) {
   const Lang lang = s.lang;
   const AnalysisConfig& c = ActiveWorkload(s).config;
   std::string line = std::string("Fusion Lab · ") + Tx(ViewTitle(s.view), lang) + " · ";
+  if (s.view == View::Reality) {  // the shipped measurements, whatever the sidebar says
+    const OpProfile& p = shipped_profiles()[RealityProfileIndex(state.explain)].profile;
+    const HardwarePreset* h = find_hardware(p.config.hardware_key);
+    return line + (h ? std::string(h->name) : p.gpu) + " · " + p.model + " · " + std::string(profiled_op_name(RealityOp(state.explain)));
+  }
   if (const ModelPreset* m = find_model(c.model_key)) line += ModelLabel(*m, lang);
   else
     line += "d=" + std::to_string(c.model.d) + " H=" + std::to_string(c.model.H) + " G=" + std::to_string(c.model.G) +

@@ -309,6 +309,35 @@ test("sweep: the page's crossings and JSON are the CLI's, dragging the swept siz
   await page.close();
 });
 
+test("reality check: a profile's op beside the models as the CLI computes it; the choice is in the link", async () => {
+  const { page, errors } = await open("view=reality&lang=en&profile=h200_llama-3.1-8b&op=mlp_down_proj");
+  const expected = JSON.parse(execFileSync(cli, ["--reality", "--json", "--lang", "en"], { encoding: "utf8" }));
+  const h200 = expected.profiles.find((p) => p.file.endsWith("h200_llama-3.1-8b.csv"));
+  const rows = h200.rows.filter((r) => r.op === "mlp_down_proj").sort((a, b) => a.num_tokens - b.num_tokens);
+  let shown = (await explain(page)).shown;
+  assert.equal(shown.reality_points, rows.length);
+  assert.equal(shown.reality_findings, h200.findings.length);
+  // The screen reader's table: the chosen op, token count by token count, the CLI's numbers.
+  const cells = await page.$$eval("#a11y tbody tr", (trs) => trs.map((tr) => [...tr.cells].map((td) => Number(td.textContent))));
+  assert.equal(cells.length, rows.length);
+  cells.forEach(([tokens, measured, roofline, calibrated], i) => {
+    assert.equal(tokens, rows[i].num_tokens);
+    assert.ok(Math.abs(measured / rows[i].measured_us - 1) < 1e-9);
+    assert.ok(Math.abs(roofline / rows[i].roofline_us - 1) < 1e-9);
+    assert.ok(Math.abs(calibrated / rows[i].calibrated_us - 1) < 1e-9);
+  });
+  await shot(page, "reality-h200");
+  await exportPng(page, "reality_export", "reality.figure", "fusionlab-reality.png");
+  // Another profile: its radio button; the link follows, the sidebar's settings stay as they were.
+  await click(page, "reality.profile.h100_llama-2-7b");
+  assert.match(await page.evaluate(() => location.search), /profile=h100_llama-2-7b/);
+  shown = (await explain(page)).shown;
+  assert.equal(shown.reality_points, expected.profiles.find((p) => p.file.endsWith("h100_llama-2-7b.csv")).rows.length / 10);
+  assert.equal((await page.evaluate(() => fusionlab.getState())).hardware, "h100");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("graph view frame time on the largest demo-1 graph", async () => {
   // Graph size is set by the layer's structure, not its sizes: the largest
   // stage is decompose. Use the largest model the page offers for one layer.
