@@ -276,3 +276,40 @@ TEST_CASE("inductor, gpt-fast's setting with attention written out: the measured
   std::sort(measured.begin(), measured.end());
   CHECK(ours == measured);
 }
+
+TEST_CASE("inductor: every value that leaves a kernel for another says why, in Inductor's terms") {
+  using inductor::KernelKind;
+  using inductor::Refusal;
+  auto is_extern = [](KernelKind k) { return k == KernelKind::Mm || k == KernelKind::Bmm || k == KernelKind::Sdpa; };
+  std::set<Refusal> seen;
+  for (const MeasuredRun& r : measured_runs()) {
+    if (r.record["mode"] != "default") continue;
+    INFO(r.id);
+    const std::vector<inductor::Kernel> ks = inductor::schedule(compiled_graph(r.record), binding_of(r.record), options_of(r.record));
+    for (size_t i = 0; i < ks.size(); ++i)
+      for (const inductor::End& e : ks[i].ends) {
+        seen.insert(e.why);
+        if (e.consumer < 0) {
+          CHECK(e.why == Refusal::Output);
+          continue;
+        }
+        const inductor::Kernel& reader = ks[static_cast<size_t>(e.consumer)];
+        CHECK(e.consumer > static_cast<int>(i));  // read later in the launch order
+        // An extern on either side: that is the reason, and only then.
+        CHECK((e.why == Refusal::Extern) == (is_extern(ks[i].kind) || is_extern(reader.kind)));
+      }
+    // Every node one kernel writes and a later one reads has its reason.
+    for (size_t i = 0; i < ks.size(); ++i)
+      for (NodeId w : ks[i].writes)
+        for (size_t j = i + 1; j < ks.size(); ++j)
+          if (std::find(ks[j].reads.begin(), ks[j].reads.end(), w) != ks[j].reads.end())
+            CHECK(std::any_of(ks[i].ends.begin(), ks[i].ends.end(),
+                              [&](const inductor::End& e) { return e.tensor == w && e.consumer == static_cast<int>(j); }));
+  }
+  // The measured configurations show these: the GQA repeat's loops differ from the cache write's,
+  // and at S = 32768 a softmax row is reduced in two kernels.
+  CHECK(seen.count(Refusal::Extern));
+  CHECK(seen.count(Refusal::LoopsMismatch));
+  CHECK(seen.count(Refusal::SplitReduction));
+  CHECK(seen.count(Refusal::Output));
+}

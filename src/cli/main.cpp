@@ -222,6 +222,23 @@ int print_reality(const Options& o) {
 }
 
 
+// Why a kernel's values leave it, reason by reason: "extern → 1, 3; output".
+std::string ends_cell(const std::vector<KernelEdge>& ends) {
+  std::vector<std::pair<Boundary, std::string>> by_reason;
+  for (const KernelEdge& e : ends) {
+    auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& p) { return p.first == e.why; });
+    if (it == by_reason.end()) it = by_reason.insert(by_reason.end(), {e.why, ""});
+    if (e.consumer >= 0) it->second.append(it->second.empty() ? " → " : ", ").append(std::to_string(e.consumer));
+  }
+  std::string out;
+  for (const auto& [why, to] : by_reason) {
+    std::string_view name = boundary_name(why);
+    if (name.starts_with("inductor_")) name.remove_prefix(9);
+    out.append(out.empty() ? "" : "; ").append(name).append(to);
+  }
+  return out;
+}
+
 // --compare-compilers --run ID: one run's launches beside our kernels.
 int print_run(const CompilerComparison& c, const Options& o) {
   const auto r = std::find_if(c.runs.begin(), c.runs.end(), [&](const RunComparison& r) { return r.run->id == o.run; });
@@ -239,11 +256,11 @@ int print_run(const CompilerComparison& c, const Options& o) {
   for (size_t i = 0; i < r->kernel_rows.size(); ++i) {
     const KernelComparison& k = r->kernel_rows[i];
     rows.push_back({std::to_string(i), k.launch, k.label, fmt_time(k.predicted_us * 1e-6),
-                    k.measured_us ? fmt_time(*k.measured_us * 1e-6) : "-"});
+                    k.measured_us ? fmt_time(*k.measured_us * 1e-6) : "-", ends_cell(k.ends)});
   }
   std::cout << render_header(r->run->id)
             << render_table({T(Text::ColIndex, l), T(Text::CmpColLaunch, l), T(Text::ColOps, l), T(Text::ColRoofline, l),
-                             T(Text::CmpColMeasured, l)},
+                             T(Text::CmpColMeasured, l), T(Text::CmpColEnds, l)},
                             rows)
             << "\n"
             << tr(Text::ObsMeasuredSplit, l,

@@ -39,6 +39,12 @@ constexpr BoundaryInfo kBoundaryInfo[] = {
     {"would_cycle", Text::WhyCycle},
     {"graph_output", Text::WhyOutput},
     {"switched_off", Text::WhySwitchedOff},
+    {"inductor_extern", Text::WhyInductorExtern},
+    {"inductor_split_reduction", Text::WhyInductorSplit},
+    {"inductor_loops", Text::WhyInductorLoops},
+    {"inductor_memory_deps", Text::WhyInductorMemoryDeps},
+    {"inductor_max_fusion_size", Text::WhyInductorMaxFusionSize},
+    {"inductor_no_shared_data", Text::WhyInductorNoSharedData},
 };
 static_assert(std::size(kBoundaryInfo) == std::size(kBoundaries));
 

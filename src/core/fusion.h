@@ -27,10 +27,19 @@ enum class Boundary {
   WouldCycle,          // merging would make two kernels wait on each other
   GraphOutput,         // the layer's result must reach HBM
   SwitchedOff,         // the rules allow this merge, but the ablation turned it off
+  // The Inductor model's (core/inductor/scheduler.h, Refusal), in its words:
+  InductorExtern,          // a cuBLAS or SDPA call takes no fusion
+  InductorSplitReduction,  // a long row reduced in two kernels
+  InductorLoops,           // (numel, rnumel) mismatch
+  InductorMemoryDeps,      // the reader needs values at other indices
+  InductorMaxFusionSize,   // more nodes than max_fusion_size
+  InductorNoSharedData,    // too little shared data to fuse for
 };
-inline constexpr Boundary kBoundaries[] = {Boundary::FusionOff,      Boundary::MatmulNoPrologue,   Boundary::ReductionAfterMatmul,
-                                           Boundary::OpaqueKernel,   Boundary::IterationSpace,     Boundary::OneAnchorPerKernel,
-                                           Boundary::WouldCycle,     Boundary::GraphOutput,        Boundary::SwitchedOff};
+inline constexpr Boundary kBoundaries[] = {
+    Boundary::FusionOff,         Boundary::MatmulNoPrologue,       Boundary::ReductionAfterMatmul, Boundary::OpaqueKernel,
+    Boundary::IterationSpace,    Boundary::OneAnchorPerKernel,     Boundary::WouldCycle,           Boundary::GraphOutput,
+    Boundary::SwitchedOff,       Boundary::InductorExtern,         Boundary::InductorSplitReduction, Boundary::InductorLoops,
+    Boundary::InductorMemoryDeps, Boundary::InductorMaxFusionSize, Boundary::InductorNoSharedData};
 std::string_view boundary_name(Boundary b);  // "fusion_off", ...: stable, for JSON
 Text boundary_text(Boundary b);               // why the value crosses HBM, as the page and the CLI say it
 

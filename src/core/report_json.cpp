@@ -224,6 +224,10 @@ json kernel_rows_json(const RunComparison& r) {
   for (const KernelComparison& k : r.kernel_rows) {
     json row = {{"launch", k.launch}, {"name", k.name}, {"label", k.label}, {"predicted_us", k.predicted_us}};
     row["measured_us"] = k.measured_us ? json(*k.measured_us) : json(nullptr);
+    json ends = json::array();
+    for (const KernelEdge& e : k.ends)
+      ends.push_back({{"consumer", e.consumer}, {"why", boundary_name(e.why)}});  // -1: the caller
+    row["ends"] = std::move(ends);
     rows.push_back(std::move(row));
   }
   return rows;

@@ -45,6 +45,20 @@ std::string kernel_name(const Graph& g, const Kernel& k, int triton_index) {
   return name.append("_").append(std::to_string(triton_index));
 }
 
+Boundary boundary_of(Refusal r) {
+  switch (r) {
+    case Refusal::Extern: return Boundary::InductorExtern;
+    case Refusal::SplitReduction: return Boundary::InductorSplitReduction;
+    case Refusal::LoopsMismatch: return Boundary::InductorLoops;
+    case Refusal::MemoryDeps: return Boundary::InductorMemoryDeps;
+    case Refusal::MaxFusionSize: return Boundary::InductorMaxFusionSize;
+    case Refusal::NoSharedData: return Boundary::InductorNoSharedData;
+    case Refusal::WouldCycle: return Boundary::WouldCycle;
+    case Refusal::Output: return Boundary::GraphOutput;
+  }
+  return Boundary::WouldCycle;
+}
+
 // What makes two Triton kernels the same code, as Inductor sees it when it
 // reuses a kernel it already generated (the GQA repeat of k and of v): the
 // kind, the ops computed (views are indexing), the sizes read and written.
@@ -86,6 +100,7 @@ Partition inductor_partition(PartitionId id, const Graph& traced, const Binding&
     }
     k.reads = ik.read_bytes;
     k.writes = ik.write_bytes;
+    for (const End& e : ik.ends) k.ends.push_back({e.tensor, e.consumer, boundary_of(e.why)});
     part.kernels.push_back(std::move(k));
   }
   part.cost = graph_cost(part.kernels, hw);

@@ -105,6 +105,7 @@ class Scheduler {
   std::map<NodeId, int64_t> copy_key_;  // view read by an extern -> its copy's buffer key
   std::map<NodeId, int64_t> bias_key_;  // SDPA with a boolean mask -> the float bias it reads instead
   std::map<int64_t, int64_t> extra_bytes_;  // the size of each buffer that is no node's: copies, partial sums
+  std::set<int64_t> partial_keys_;          // a split reduction's partial sums
 
   Role role(NodeId id) const {
     const Role r = role_of(g_.node(id).op);
@@ -375,6 +376,7 @@ class Scheduler {
     combine.numel = u.numel;
     combine.rnumel = parts;
     u.writes = {partial_key};
+    partial_keys_.insert(partial_key);
     u.numel *= parts;
     extra_bytes_[partial_key] = u.numel * 4;  // float32 partial results
     u.rnumel /= parts;
@@ -446,21 +448,23 @@ class Scheduler {
     return bytes;
   }
 
-  bool can_fuse(int a, int b) const {
+  // Why groups a and b cannot be one kernel; none when they can.
+  std::optional<Refusal> refusal(int a, int b) const {
     const Group &ga = groups_[static_cast<size_t>(a)], &gb = groups_[static_cast<size_t>(b)];
     const Unit &ua = units_[static_cast<size_t>(ga.units.front())], &ub = units_[static_cast<size_t>(gb.units.front())];
-    if (!ua.triton || !ub.triton) return false;  // "node1 is extern"
-    if (ga.nodes + gb.nodes > kMaxFusionSize) return false;
-    if (!loops_match(ga, gb)) return false;
-    // A reader at other indices than the writer's would need values another program computes
-    // ("memory deps did not match").
+    if (!ua.triton || !ub.triton) return Refusal::Extern;
+    if (ga.nodes + gb.nodes > kMaxFusionSize) return Refusal::MaxFusionSize;
+    if (!loops_match(ga, gb)) return Refusal::LoopsMismatch;
+    // A reader at other indices than the writer's would need values another program computes.
     for (int64_t w : ga.writes)
-      if (gb.shifted.count(w)) return false;
+      if (gb.shifted.count(w)) return Refusal::MemoryDeps;
     for (int64_t w : gb.writes)
-      if (ga.shifted.count(w)) return false;
-    if (shared_bytes(ga, gb) < kMinSharedBytes) return false;  // no shared data
-    return !path_through_other(a, b) && !path_through_other(b, a);
+      if (ga.shifted.count(w)) return Refusal::MemoryDeps;
+    if (shared_bytes(ga, gb) < kMinSharedBytes) return Refusal::NoSharedData;
+    if (path_through_other(a, b) || path_through_other(b, a)) return Refusal::WouldCycle;
+    return std::nullopt;
   }
+  bool can_fuse(int a, int b) const { return !refusal(a, b); }
 
   void fuse() {
     for (size_t i = 0; i < units_.size(); ++i) {
@@ -586,12 +590,32 @@ class Scheduler {
     return false;
   }
 
+  // Why each value group gi writes leaves it: for each reader, why the two are
+  // not one kernel; for the caller, that it reads it.
+  std::vector<End> ends_of(int gi, const std::vector<int>& order) const {
+    std::vector<End> ends;
+    const Group& gr = groups_[static_cast<size_t>(gi)];
+    for (int64_t w : gr.writes) {
+      NodeId tensor = w < static_cast<int64_t>(g_.size()) ? static_cast<NodeId>(w) : units_[static_cast<size_t>(gr.units.front())].anchor;
+      for (size_t at = 0; at < order.size(); ++at) {
+        const int reader = order[at];
+        if (reader == gi || !groups_[static_cast<size_t>(reader)].reads.count(w)) continue;
+        // Fusion stops only when no two kernels can fuse: every reader has a refusal.
+        const Refusal why = partial_keys_.count(w) ? Refusal::SplitReduction : refusal(gi, reader).value_or(Refusal::WouldCycle);
+        ends.push_back({tensor, static_cast<int>(at), why});
+      }
+      if (w < static_cast<int64_t>(g_.size()) && output_[static_cast<size_t>(w)]) ends.push_back({tensor, -1, Refusal::Output});
+    }
+    return ends;
+  }
+
   std::vector<Kernel> emit(const std::vector<int>& order) const {
     std::vector<Kernel> out;
     for (int gi : order) {
       const Group& gr = groups_[static_cast<size_t>(gi)];
       const Unit& first = units_[static_cast<size_t>(gr.units.front())];
       Kernel k;
+      k.ends = ends_of(gi, order);
       k.kind = !first.triton              ? first.extern_kind
                : gr.rnumel <= 1           ? KernelKind::Pointwise
                : gr.rnumel <= (gr.inner ? kPersistentMaxRow : kPersistentMaxOtherRow) ? KernelKind::Persistent

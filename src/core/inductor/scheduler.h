@@ -35,8 +35,30 @@ enum class KernelKind {
 };
 std::string_view kernel_kind_name(KernelKind k);  // "poi", "red", "per", "mm", "bmm", "sdpa"
 
+// Why a value leaves the kernel that writes it for HBM: the reason Inductor's
+// scheduler did not fuse its writer with its reader (scheduler.py can_fuse,
+// whose refusals its fusion log names), or that the caller gets it.
+enum class Refusal {
+  Extern,          // "node is extern": nothing fuses into or out of a cuBLAS / SDPA call
+  SplitReduction,  // a long row over few rows, reduced in two kernels: the partial sums go through HBM
+  LoopsMismatch,   // the (numel, rnumel) of the two do not match
+  MemoryDeps,      // "memory deps did not match": the reader needs values at other indices
+  MaxFusionSize,   // the two together exceed max_fusion_size nodes
+  NoSharedData,    // "no shared data" (below score_fusion_memory_threshold)
+  WouldCycle,      // a path from one to the other passes a third kernel
+  Output,          // the caller reads it
+};
+
+// A value a kernel writes and one kernel that reads it (by launch position; -1: the caller).
+struct End {
+  NodeId tensor;  // the node it is a value of (a copy's view, a split reduction's node)
+  int consumer;
+  Refusal why;
+};
+
 struct Kernel {
   KernelKind kind;
+  std::vector<End> ends;         // why each value it writes leaves it
   std::vector<NodeId> computes;  // the nodes whose code runs here, inlined producers included
   std::vector<NodeId> writes;    // the buffers it stores
   std::vector<NodeId> reads;     // the buffers and inputs it loads

@@ -23,7 +23,7 @@ RunComparison compare_run(const MeasuredRun& run, const AnalysisConfig& c, const
   if (p.kernels.size() != run.launches.size()) return r;
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const Kernel& k = p.kernels[i];
-    KernelComparison row{run.launches[i], k.name, k.label, kernel_time(k, c.hw) * 1e6, run.launch_us(run.launches[i])};
+    KernelComparison row{run.launches[i], k.name, k.label, kernel_time(k, c.hw) * 1e6, run.launch_us(run.launches[i]), k.ends};
     if (row.measured_us) {
       r.triton_predicted_us += row.predicted_us;
       r.triton_measured_us += *row.measured_us;

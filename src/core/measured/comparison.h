@@ -20,6 +20,7 @@ struct KernelComparison {
   std::string name, label;  // our kernel's name and ops
   double predicted_us = 0;  // its roofline time, without the fixed cost
   std::optional<double> measured_us;  // a Triton kernel's profiler time per call; none for an extern call
+  std::vector<KernelEdge> ends;       // why each value our kernel writes leaves it (the model's reasons)
 };
 
 struct RunComparison {
