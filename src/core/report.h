@@ -36,8 +36,8 @@ struct KernelReport {
   int64_t reads = 0, writes = 0;  // HBM bytes
   double flops = 0;
   double t = 0, t_compute = 0, t_memory = 0;  // seconds: the roofline and its two sides
-  // In detail only (demo 1's kernels): the nodes it runs, why each value it writes leaves it,
-  // and its Triton-like pseudo-code.
+  // In detail only (demo 1's kernels): the nodes it runs, why each value it writes leaves it
+  // (a real compiler's kernels: always), and its Triton-like pseudo-code.
   bool detail = false;
   std::vector<std::string> node_list;
   std::vector<KernelEndReport> ends;

@@ -187,6 +187,18 @@ void KernelTooltip(const KernelReport& k, double overhead, CostModel model, Lang
          {fmt_time(k.t), fmt_time(overhead), fmt_time(k.t + overhead)}).c_str());
   ImGui::TextUnformatted(tr(Text::UiTipBytes, lang, {fmt_bytes(static_cast<double>(k.reads)), fmt_bytes(static_cast<double>(k.writes))}).c_str());
   ImGui::TextUnformatted(tr(Text::UiTipFlops, lang, {flop_count(k.flops)}).c_str());
+  // A real compiler's kernel: why its values leave it, reason by reason, with the kernels that read them.
+  if (!k.name.empty()) {
+    std::vector<std::pair<Boundary, std::string>> by_reason;
+    for (const KernelEndReport& e : k.ends) {
+      auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& p) { return p.first == e.why; });
+      if (it == by_reason.end()) it = by_reason.insert(by_reason.end(), {e.why, ""});
+      if (e.consumer >= 0) it->second.append(it->second.empty() ? "" : ", ").append(std::to_string(e.consumer));
+    }
+    for (const auto& [why, readers] : by_reason)
+      TextMuted(readers.empty() ? std::string(Tx(boundary_text(why), lang))
+                                : tr(Text::UiTipEndsTo, lang, {readers, Tx(boundary_text(why), lang)}));
+  }
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
 }

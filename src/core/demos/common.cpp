@@ -62,8 +62,9 @@ KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lan
   r.t_compute = compute_time(k, hw);
   r.t_memory = memory_time(k, hw);
   r.detail = detail;
-  if (!detail) return r;
-  for (NodeId id : k.nodes) r.node_list.push_back(node_str(*p.graph, id));
+  if (detail)
+    for (NodeId id : k.nodes) r.node_list.push_back(node_str(*p.graph, id));
+  if (!detail && k.name.empty()) return r;  // a real compiler's kernels say why they end wherever they are shown
   for (const KernelEdge& e : k.ends) {
     std::string tensor = std::string(1, '%').append(std::to_string(e.tensor)).append(1, ' ').append(op_name(p.graph->node(e.tensor).op));
     std::string why(tr(boundary_text(e.why), lang));
