@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/cost.h"
+#include "core/ends_by_reason.h"
 #include "core/fusion.h"
 #include "core/fusion/rules.h"
 #include "core/trace.h"
@@ -231,4 +232,16 @@ TEST_CASE("every boundary has its own name and its own words") {
   }
   CHECK(boundary_name(Boundary::SwitchedOff) == "switched_off");  // the last entry lines up with the enum
   CHECK(boundary_text(Boundary::SwitchedOff) == Text::WhySwitchedOff);
+}
+
+TEST_CASE("a kernel's ends grouped by reason: each reason once, in the order met, its readers without the caller") {
+  const std::vector<KernelEdge> ends{{1, 3, Boundary::InductorExtern}, {2, 7, Boundary::InductorLoops},
+                                     {1, 5, Boundary::InductorExtern}, {2, -1, Boundary::GraphOutput}};
+  const std::vector<EndsOfReason> r = ends_by_reason(ends);
+  REQUIRE(r.size() == 3);
+  CHECK(r[0].why == Boundary::InductorExtern);
+  CHECK(r[0].readers == std::vector<int>{3, 5});
+  CHECK(r[1].readers == std::vector<int>{7});
+  CHECK(r[2].why == Boundary::GraphOutput);
+  CHECK(r[2].readers.empty());
 }

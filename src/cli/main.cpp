@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/table.h"
 #include "core/demos/demos.h"
+#include "core/ends_by_reason.h"
 #include "core/report_json.h"
 #include "core/fusion/rules.h"
 #include "core/measured/comparison.h"
@@ -224,17 +225,12 @@ int print_reality(const Options& o) {
 
 // Why a kernel's values leave it, reason by reason: "extern → 1, 3; output".
 std::string ends_cell(const std::vector<KernelEdge>& ends) {
-  std::vector<std::pair<Boundary, std::string>> by_reason;
-  for (const KernelEdge& e : ends) {
-    auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& p) { return p.first == e.why; });
-    if (it == by_reason.end()) it = by_reason.insert(by_reason.end(), {e.why, ""});
-    if (e.consumer >= 0) it->second.append(it->second.empty() ? " → " : ", ").append(std::to_string(e.consumer));
-  }
   std::string out;
-  for (const auto& [why, to] : by_reason) {
-    std::string_view name = boundary_name(why);
+  for (const EndsOfReason& r : ends_by_reason(ends)) {
+    std::string_view name = boundary_name(r.why);
     if (name.starts_with("inductor_")) name.remove_prefix(9);
-    out.append(out.empty() ? "" : "; ").append(name).append(to);
+    out.append(out.empty() ? "" : "; ").append(name);
+    for (size_t i = 0; i < r.readers.size(); ++i) out.append(i == 0 ? " → " : ", ").append(std::to_string(r.readers[i]));
   }
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/ends_by_reason.h"
 #include "core/measured/cost_model.h"
 #include "core/units.h"
 #include "web/embed_layout.h"
@@ -188,17 +189,13 @@ void KernelTooltip(const KernelReport& k, double overhead, CostModel model, Lang
   ImGui::TextUnformatted(tr(Text::UiTipBytes, lang, {fmt_bytes(static_cast<double>(k.reads)), fmt_bytes(static_cast<double>(k.writes))}).c_str());
   ImGui::TextUnformatted(tr(Text::UiTipFlops, lang, {flop_count(k.flops)}).c_str());
   // A real compiler's kernel: why its values leave it, reason by reason, with the kernels that read them.
-  if (!k.name.empty()) {
-    std::vector<std::pair<Boundary, std::string>> by_reason;
-    for (const KernelEndReport& e : k.ends) {
-      auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& p) { return p.first == e.why; });
-      if (it == by_reason.end()) it = by_reason.insert(by_reason.end(), {e.why, ""});
-      if (e.consumer >= 0) it->second.append(it->second.empty() ? "" : ", ").append(std::to_string(e.consumer));
+  if (!k.name.empty())
+    for (const EndsOfReason& r : ends_by_reason(k.ends)) {
+      std::string readers;
+      for (int i : r.readers) readers.append(readers.empty() ? "" : ", ").append(std::to_string(i));
+      TextMuted(readers.empty() ? std::string(Tx(boundary_text(r.why), lang))
+                                : tr(Text::UiTipEndsTo, lang, {readers, Tx(boundary_text(r.why), lang)}));
     }
-    for (const auto& [why, readers] : by_reason)
-      TextMuted(readers.empty() ? std::string(Tx(boundary_text(why), lang))
-                                : tr(Text::UiTipEndsTo, lang, {readers, Tx(boundary_text(why), lang)}));
-  }
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
 }
