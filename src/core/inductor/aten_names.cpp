@@ -14,7 +14,7 @@ std::vector<std::string_view> aten_names(const Node& n) {
     case Op::Rsqrt: return {"rsqrt"};
     case Op::Cos: return {"cos"};
     case Op::Sin: return {"sin"};
-    case Op::RotPairs: return {"cat", "neg"};
+    case Op::RotPairs: return {"cat", "neg", "split"};  // rotate_half: the halves split, negated, concatenated
     case Op::CausalMask: return {"where"};
     case Op::Cast: return {"_to_copy"};
     case Op::LogicalNot: return {"bitwise_not"};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 
 #include "core/fusion/grouping.h"
@@ -24,6 +25,65 @@ fl::KernelKind lecture_kind(KernelKind k) {
   return fl::KernelKind::Pointwise;
 }
 
+// The nodes of a decomposed SiLU among `computes`: x · 1 / (1 + exp(-x)),
+// one aten.silu in PyTorch's graph (Inductor decomposes it as it lowers).
+std::set<NodeId> silu_nodes(const Graph& g, const std::vector<NodeId>& computes) {
+  const std::set<NodeId> here(computes.begin(), computes.end());
+  auto is = [&](NodeId id, Op op) { return here.count(id) && g.node(id).op == op; };
+  auto is_one = [&](NodeId id) { return g.node(id).op == Op::Const && g.node(id).attrs.value == 1; };
+  std::set<NodeId> out;
+  for (NodeId m : computes) {
+    const Node& mul = g.node(m);
+    if (mul.op != Op::Mul) continue;
+    for (int side = 0; side < 2; ++side) {
+      const NodeId x = mul.inputs[static_cast<size_t>(1 - side)], d = mul.inputs[static_cast<size_t>(side)];
+      if (!is(d, Op::Div) || !is_one(g.node(d).inputs[0])) continue;
+      const NodeId a = g.node(d).inputs[1];
+      if (!is(a, Op::Add)) continue;
+      const NodeId e = is_one(g.node(a).inputs[0]) ? g.node(a).inputs[1] : g.node(a).inputs[0];
+      if (!is(e, Op::Exp) || !is(g.node(e).inputs[0], Op::Neg) || g.node(g.node(e).inputs[0]).inputs[0] != x) continue;
+      out.insert({m, d, a, e, g.node(e).inputs[0]});
+    }
+  }
+  return out;
+}
+
+// The ATen ops a kernel's name lists: those of the nodes it computes (a
+// decomposed SiLU as silu), and those of the views its loads read through,
+// down to their storage: a GEMM's output is an _unsafe_view of aten.mm's 2-D
+// result, a batched matmul's a view of aten.bmm's 3-D one.
+std::vector<std::string_view> origin_names(const Graph& g, const std::vector<NodeId>& computes) {
+  const std::set<NodeId> here(computes.begin(), computes.end()), silu = silu_nodes(g, computes);
+  std::vector<std::string_view> ops;
+  if (!silu.empty()) ops.push_back("silu");
+  for (NodeId id : computes) {
+    if (!silu.count(id))
+      for (std::string_view a : aten_names(g.node(id))) ops.push_back(a);
+    for (NodeId in : g.node(id).inputs) {
+      if (here.count(in)) continue;
+      for (; op_kind(g.node(in).op) == OpKind::View && !here.count(in); in = g.node(in).inputs[0])
+        for (std::string_view a : aten_names(g.node(in))) ops.push_back(a);
+      const Node& storage = g.node(in);
+      if (storage.op == Op::MatMul && !here.count(in))
+        ops.push_back(g.node(storage.inputs[1]).op == Op::Param ? "_unsafe_view" : "view");
+    }
+  }
+  // The heads' reshape and transpose of what it computes: PyTorch's graph
+  // has them before RoPE, on its input (our trace after it). Not a matmul's
+  // transposed operand (kᵀ), nor the GQA repeat (a copy of its own).
+  auto heads_view = [&](const Node& v) {
+    if (v.op == Op::Reshape) return true;
+    const Perm& p = v.attrs.perm;
+    return v.op == Op::Transpose && p.size() >= 2 && p[p.size() - 1] == static_cast<int>(p.size() - 1);
+  };
+  for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
+    const Node& v = g.node(id);
+    if (!heads_view(v) || here.count(id) || !here.count(v.inputs[0])) continue;
+    for (std::string_view a : aten_names(v)) ops.push_back(a);
+  }
+  return ops;
+}
+
 // triton_{poi|red|per}_fused_<sorted ATen ops>_<n>, or the extern call.
 std::string kernel_name(const Graph& g, const Kernel& k, int triton_index) {
   switch (k.kind) {
@@ -32,9 +92,7 @@ std::string kernel_name(const Graph& g, const Kernel& k, int triton_index) {
     case KernelKind::Sdpa: return "torch.ops.aten._scaled_dot_product_cudnn_attention.default";
     default: break;
   }
-  std::vector<std::string_view> ops;
-  for (NodeId id : k.computes)
-    for (std::string_view a : aten_names(g.node(id))) ops.push_back(a);
+  std::vector<std::string_view> ops = origin_names(g, k.computes);
   if (k.copy) ops.push_back("clone");
   if (k.mask_bias) ops.insert(ops.end(), {"scalar_tensor", "where"});  // where(mask, 0, -inf)
   std::sort(ops.begin(), ops.end());
