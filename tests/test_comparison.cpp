@@ -148,25 +148,21 @@ TEST_CASE("inductor's numbering: a kernel launched again with the same code keep
 }
 
 TEST_CASE("inductor: each Triton kernel's name lists the ATen ops PyTorch's graph held, as the measured name does") {
-  // Out of reach still: names with the softmax's origins (_softmax and the
-  // online-softmax pass's prepare_softmax_online) or SDPA's, and the prefill
-  // GQA repeat, which recomputes k's RoPE inside its copy where ours reads k.
-  auto modelled = [](const std::string& launch) {
-    for (const char* origin : {"_softmax", "prepare_softmax_online", "_scaled_dot_product"})
-      if (launch.find(origin) != std::string::npos) return false;
-    const bool repeat_with_rope = launch.find("_clone_expand_") != std::string::npos && launch.find("_cat_") != std::string::npos;
-    return launch.rfind("triton_", 0) == 0 && !repeat_with_rope;
-  };
-  int compared = 0;
+  // 124 of the 144 Triton launches of the 16 default runs. Out of reach
+  // still: the prefill GQA repeat, which recomputes k's RoPE inside its copy
+  // where ours reads k (8); a query laid out by a copy before SDPA, whose
+  // kernel still lists SDPA (3); SDPA's boolean mask turned into a bias in the
+  // query's kernel (4); the softmax over a row of 32768, split in five (5).
+  int launches = 0, equal = 0;
   for (const RunComparison& r : compare_with_measured().runs) {
     if (r.run->mode != "default") continue;
-    INFO(r.run->id);
     REQUIRE(r.kernel_rows.size() == r.run->launches.size());
     for (const KernelComparison& k : r.kernel_rows) {
-      if (!modelled(k.launch)) continue;
-      CHECK(k.name == k.launch);
-      ++compared;
+      if (k.launch.rfind("triton_", 0) != 0) continue;
+      ++launches;
+      equal += k.name == k.launch;
     }
   }
-  CHECK(compared == 113);  // Triton launches of the 16 default runs
+  CHECK(launches == 144);
+  CHECK(equal == 124);
 }

@@ -48,16 +48,47 @@ std::set<NodeId> silu_nodes(const Graph& g, const std::vector<NodeId>& computes)
   return out;
 }
 
+// A decomposed softmax computed whole among `computes`: exp(x - max x) / sum.
+// Inductor's online-softmax pass turns its max and sum into one
+// prepare_softmax_online; the graph held one aten._softmax. Returns max and sum.
+std::optional<std::pair<NodeId, NodeId>> whole_softmax(const Graph& g, const std::set<NodeId>& here) {
+  auto is = [&](NodeId id, Op op) { return here.count(id) && g.node(id).op == op; };
+  for (NodeId d : here) {
+    if (!is(d, Op::Div)) continue;
+    const NodeId e = g.node(d).inputs[0], s = g.node(d).inputs[1];
+    if (!is(e, Op::Exp) || !is(s, Op::Sum) || g.node(s).inputs[0] != e) continue;
+    const NodeId diff = g.node(e).inputs[0];
+    if (!is(diff, Op::Sub)) continue;
+    const NodeId m = g.node(diff).inputs[1];
+    if (is(m, Op::Max) && g.node(m).inputs[0] == g.node(diff).inputs[0]) return std::pair{m, s};
+  }
+  return std::nullopt;
+}
+
+// Whether `id` is attention's scale: a product by a constant of q·kᵀ, which
+// PyTorch code divides (scores / √dh; our simplification multiplies).
+bool scores_scale(const Graph& g, NodeId id) {
+  const Node& n = g.node(id);
+  if (n.op != Op::Mul || g.node(n.inputs[1]).op != Op::Const) return false;
+  NodeId in = n.inputs[0];
+  while (op_kind(g.node(in).op) == OpKind::View) in = g.node(in).inputs[0];
+  return g.node(in).op == Op::MatMul && g.node(g.node(in).inputs[1]).op != Op::Param;
+}
+
 // The ATen ops a kernel's name lists: those of the nodes it computes (a
-// decomposed SiLU as silu), and those of the views its loads read through,
+// decomposed SiLU as silu, a softmax as _softmax and the online softmax's
+// prepare_softmax_online), and those of the views its loads read through,
 // down to their storage: a GEMM's output is an _unsafe_view of aten.mm's 2-D
 // result, a batched matmul's a view of aten.bmm's 3-D one.
 std::vector<std::string_view> origin_names(const Graph& g, const std::vector<NodeId>& computes) {
   const std::set<NodeId> here(computes.begin(), computes.end()), silu = silu_nodes(g, computes);
   std::vector<std::string_view> ops;
   if (!silu.empty()) ops.push_back("silu");
+  const auto softmax = whole_softmax(g, here);
+  if (softmax) ops.insert(ops.end(), {"_softmax", "prepare_softmax_online"});
   for (NodeId id : computes) {
-    if (!silu.count(id))
+    if (scores_scale(g, id)) ops.push_back("div");
+    else if (!silu.count(id) && !(softmax && (id == softmax->first || id == softmax->second)))
       for (std::string_view a : aten_names(g.node(id))) ops.push_back(a);
     for (NodeId in : g.node(id).inputs) {
       if (here.count(in)) continue;
@@ -78,8 +109,14 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
   };
   for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
     const Node& v = g.node(id);
-    if (!heads_view(v) || here.count(id) || !here.count(v.inputs[0])) continue;
-    for (std::string_view a : aten_names(v)) ops.push_back(a);
+    if (heads_view(v) && !here.count(id) && here.count(v.inputs[0]))
+      for (std::string_view a : aten_names(v)) ops.push_back(a);
+    // SDPA's query is realized as SDPA is lowered: its kernel lists SDPA among its origins.
+    if (v.op == Op::Attention) {
+      NodeId q = v.inputs[0];
+      while (op_kind(g.node(q).op) == OpKind::View && !here.count(q)) q = g.node(q).inputs[0];
+      if (here.count(q)) ops.push_back(aten_names(v).front());
+    }
   }
   return ops;
 }
