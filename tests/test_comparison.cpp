@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -153,16 +154,18 @@ TEST_CASE("inductor: each Triton kernel's name lists the ATen ops PyTorch's grap
   // where ours reads k (8); a query laid out by a copy before SDPA, whose
   // kernel still lists SDPA (3); SDPA's boolean mask turned into a bias in the
   // query's kernel (4); the softmax over a row of 32768, split in five (5).
-  int launches = 0, equal = 0;
+  // Under gpt-fast's setting, 4 of 10: its GEMVs computed in Triton list mm, t
+  // and view as measured; the loads of a GEMV's output or of the norm's mean
+  // that another Triton kernel computed list that kernel's ops too (not modelled).
+  std::map<std::string, std::pair<int, int>> by_mode;  // launches, equal
   for (const RunComparison& r : compare_with_measured().runs) {
-    if (r.run->mode != "default") continue;
     REQUIRE(r.kernel_rows.size() == r.run->launches.size());
     for (const KernelComparison& k : r.kernel_rows) {
       if (k.launch.rfind("triton_", 0) != 0) continue;
-      ++launches;
-      equal += k.name == k.launch;
+      ++by_mode[r.run->mode].first;
+      by_mode[r.run->mode].second += k.name == k.launch;
     }
   }
-  CHECK(launches == 144);
-  CHECK(equal == 124);
+  CHECK(by_mode["default"] == std::pair{144, 124});
+  CHECK(by_mode["gpt-fast"] == std::pair{10, 4});
 }

@@ -87,6 +87,8 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
   const auto softmax = whole_softmax(g, here);
   if (softmax) ops.insert(ops.end(), {"_softmax", "prepare_softmax_online"});
   for (NodeId id : computes) {
+    // A GEMV computed here (gpt-fast's setting): nn.Linear's matmul, its weight transposed (aten.t), its input viewed as 2-D.
+    if (g.node(id).op == Op::MatMul && g.node(g.node(id).inputs[1]).op == Op::Param) ops.insert(ops.end(), {"t", "view"});
     if (scores_scale(g, id)) ops.push_back("div");
     else if (!silu.count(id) && !(softmax && (id == softmax->first || id == softmax->second)))
       for (std::string_view a : aten_names(g.node(id))) ops.push_back(a);
