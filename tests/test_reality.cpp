@@ -73,5 +73,9 @@ TEST_CASE("the published speeds sit beside our whole model's, bounded by reading
     // The roofline, an upper bound, is faster than the measurement.
     CHECK(e.roofline_tokens_per_s > p.tokens_per_s);
     CHECK(e.finding.text.find(p.source) != std::string::npos);
+    // Where the calibrated model's time goes: the traffic at its bandwidth, and whether the measurement leaves room.
+    const bool no_room = e.finding.text.find("leaves no room") != std::string::npos;
+    const bool rest = e.finding.text.find("is left for fixed costs") != std::string::npos;
+    CHECK(no_room != rest);
   }
 }
