@@ -297,6 +297,9 @@ TEST_CASE("inductor: every value that leaves a kernel for another says why, in I
         CHECK(e.consumer > static_cast<int>(i));  // read later in the launch order
         // An extern on either side: that is the reason, and only then.
         CHECK((e.why == Refusal::Extern) == (is_extern(ks[i].kind) || is_extern(reader.kind)));
+        // The sizes behind the reason: loops that differ; a long row over few rows.
+        if (e.why == Refusal::LoopsMismatch) CHECK((e.sizes[0] != e.sizes[2] || e.sizes[1] != e.sizes[3]));
+        if (e.why == Refusal::SplitReduction) CHECK((e.sizes[0] > 8192 && e.sizes[1] < 2 * 132));
       }
     // Every node one kernel writes and a later one reads has its reason.
     for (size_t i = 0; i < ks.size(); ++i)

@@ -2,6 +2,8 @@
 // GPU kernels and counts what each kernel moves through HBM.
 #pragma once
 
+#include <array>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +49,10 @@ struct KernelEdge {
   NodeId tensor;   // the node whose value is written
   int consumer;    // kernel index that reads it, or -1 for a graph output
   Boundary why;
+  // The Inductor model's loop sizes behind its reason (InductorLoops: the
+  // writer's numel and rnumel, then the reader's; InductorSplitReduction: the
+  // row's length and the rows); zero elsewhere.
+  std::array<int64_t, 4> sizes{};
 };
 
 struct Kernel {

@@ -25,6 +25,7 @@ struct KernelEndReport {
   int consumer;  // the kernel that reads it, or -1: the graph's output
   Boundary why;
   std::string text;  // "%12 mul → kernel 5: the consumer ...", localized
+  std::string words;  // the reason alone, with the sizes behind it where the model has them
 };
 
 struct KernelReport {

@@ -226,7 +226,7 @@ json kernel_rows_json(const RunComparison& r) {
     row["measured_us"] = k.measured_us ? json(*k.measured_us) : json(nullptr);
     json ends = json::array();
     for (const KernelEdge& e : k.ends)
-      ends.push_back({{"consumer", e.consumer}, {"why", boundary_name(e.why)}});  // -1: the caller
+      ends.push_back({{"consumer", e.consumer}, {"why", boundary_name(e.why)}, {"sizes", e.sizes}});  // consumer -1: the caller
     row["ends"] = std::move(ends);
     rows.push_back(std::move(row));
   }

@@ -193,8 +193,9 @@ void KernelTooltip(const KernelReport& k, double overhead, CostModel model, Lang
     for (const EndsOfReason& r : ends_by_reason(k.ends)) {
       std::string readers;
       for (int i : r.readers) readers.append(readers.empty() ? "" : ", ").append(std::to_string(i));
-      TextMuted(readers.empty() ? std::string(Tx(boundary_text(r.why), lang))
-                                : tr(Text::UiTipEndsTo, lang, {readers, Tx(boundary_text(r.why), lang)}));
+      // The words of the reason's first value (its sizes, where the model has them).
+      const auto first = std::find_if(k.ends.begin(), k.ends.end(), [&](const KernelEndReport& e) { return e.why == r.why; });
+      TextMuted(readers.empty() ? first->words : tr(Text::UiTipEndsTo, lang, {readers, first->words}));
     }
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();

@@ -47,6 +47,15 @@ std::string precision_name(const AnalysisConfig& c) {
 
 
 
+// Why a value leaves its kernel, with the loop sizes behind the Inductor model's reasons.
+std::string boundary_words(const KernelEdge& e, Lang lang) {
+  std::vector<std::string> sizes;
+  for (int64_t s : e.sizes) sizes.push_back(count(s));
+  if (e.why == Boundary::InductorLoops && e.sizes[0] > 0) return tr(Text::WhyInductorLoopsSizes, lang, sizes);
+  if (e.why == Boundary::InductorSplitReduction && e.sizes[0] > 0) return tr(Text::WhyInductorSplitSizes, lang, sizes);
+  return std::string(tr(boundary_text(e.why), lang));
+}
+
 KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lang lang, bool detail) {
   const Kernel& k = p.kernels[i];
   KernelReport r;
@@ -67,10 +76,11 @@ KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lan
   if (!detail && k.name.empty()) return r;  // a real compiler's kernels say why they end wherever they are shown
   for (const KernelEdge& e : k.ends) {
     std::string tensor = std::string(1, '%').append(std::to_string(e.tensor)).append(1, ' ').append(op_name(p.graph->node(e.tensor).op));
-    std::string why(tr(boundary_text(e.why), lang));
+    std::string why = boundary_words(e, lang);
     r.ends.push_back({e.tensor, e.consumer, e.why,
                       e.consumer >= 0 ? tr(Text::EndsTo, lang, {tensor, std::to_string(e.consumer), why})
-                                      : tr(Text::EndsOut, lang, {tensor, why})});
+                                      : tr(Text::EndsOut, lang, {tensor, why}),
+                      why});
   }
   return r;
 }

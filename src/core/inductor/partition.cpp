@@ -197,7 +197,7 @@ Partition inductor_partition(PartitionId id, const Graph& traced, const Binding&
     }
     k.reads = ik.read_bytes;
     k.writes = ik.write_bytes;
-    for (const End& e : ik.ends) k.ends.push_back({e.tensor, e.consumer, boundary_of(e.why)});
+    for (const End& e : ik.ends) k.ends.push_back({e.tensor, e.consumer, boundary_of(e.why), e.sizes});
     part.kernels.push_back(std::move(k));
   }
   part.cost = graph_cost(part.kernels, hw);

@@ -105,7 +105,7 @@ class Scheduler {
   std::map<NodeId, int64_t> copy_key_;  // view read by an extern -> its copy's buffer key
   std::map<NodeId, int64_t> bias_key_;  // SDPA with a boolean mask -> the float bias it reads instead
   std::map<int64_t, int64_t> extra_bytes_;  // the size of each buffer that is no node's: copies, partial sums
-  std::set<int64_t> partial_keys_;          // a split reduction's partial sums
+  std::map<int64_t, std::array<int64_t, 2>> split_rows_;  // a split reduction's partial sums -> its row, its rows
 
   Role role(NodeId id) const {
     const Role r = role_of(g_.node(id).op);
@@ -376,7 +376,7 @@ class Scheduler {
     combine.numel = u.numel;
     combine.rnumel = parts;
     u.writes = {partial_key};
-    partial_keys_.insert(partial_key);
+    split_rows_[partial_key] = {u.rnumel, u.numel};  // the whole row, the rows (before the split)
     u.numel *= parts;
     extra_bytes_[partial_key] = u.numel * 4;  // float32 partial results
     u.rnumel /= parts;
@@ -600,9 +600,14 @@ class Scheduler {
       for (size_t at = 0; at < order.size(); ++at) {
         const int reader = order[at];
         if (reader == gi || !groups_[static_cast<size_t>(reader)].reads.count(w)) continue;
+        const Group& rg = groups_[static_cast<size_t>(reader)];
+        if (auto split = split_rows_.find(w); split != split_rows_.end()) {
+          ends.push_back({tensor, static_cast<int>(at), Refusal::SplitReduction, {split->second[0], split->second[1], 0, 0}});
+          continue;
+        }
         // Fusion stops only when no two kernels can fuse: every reader has a refusal.
-        const Refusal why = partial_keys_.count(w) ? Refusal::SplitReduction : refusal(gi, reader).value_or(Refusal::WouldCycle);
-        ends.push_back({tensor, static_cast<int>(at), why});
+        const Refusal why = refusal(gi, reader).value_or(Refusal::WouldCycle);
+        ends.push_back({tensor, static_cast<int>(at), why, {gr.numel, gr.rnumel, rg.numel, rg.rnumel}});
       }
       if (w < static_cast<int64_t>(g_.size()) && output_[static_cast<size_t>(w)]) ends.push_back({tensor, -1, Refusal::Output});
     }

@@ -17,6 +17,7 @@
 // in two kernels (a split reduction), and a softmax over it in five.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,9 @@ struct End {
   NodeId tensor;  // the node it is a value of (a copy's view, a split reduction's node)
   int consumer;
   Refusal why;
+  // The loops behind the reason: LoopsMismatch, the writer's (numel, rnumel)
+  // then the reader's; SplitReduction, the row's length and the rows.
+  std::array<int64_t, 4> sizes{};
 };
 
 struct Kernel {
