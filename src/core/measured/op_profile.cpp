@@ -311,7 +311,8 @@ ProfileValidation validate_profile(const OpProfile& p) {
   out.calibration = calibration_for(p.config.hardware_key);
   std::array<std::vector<double>, std::size(kProfiledOps)> errors, calibrated_errors;
   for (const ProfiledTime& t : profiled_times(p)) {
-    OpValidation v{t.num_tokens, t.op, t.timed.measured_s * 1e6, t.roofline_s * 1e6, std::nullopt};
+    OpValidation v{t.num_tokens, t.op, t.timed.measured_s * 1e6, t.roofline_s * 1e6, std::nullopt, 0, 0};
+    for (const KernelSides& k : t.timed.kernels) v.memory_us += k.memory_s * 1e6, v.compute_us += (k.matmul_s + k.vector_s) * 1e6;
     if (out.calibration) v.calibrated_us = out.calibration->calibration.seconds(t.timed) * 1e6;
     const size_t o = static_cast<size_t>(t.op);
     if (v.measured_us > 0) {

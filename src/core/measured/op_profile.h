@@ -89,6 +89,8 @@ struct OpValidation {
   ProfiledOp op;
   double measured_us = 0, roofline_us = 0;
   std::optional<double> calibrated_us;  // with a calibration of the GPU
+  // The op as the profiled implementation ran it, at the GPU's peaks: its traffic's time and its FLOPs'.
+  double memory_us = 0, compute_us = 0;
 };
 
 struct OpSummary {

@@ -73,14 +73,12 @@ Observation fixed_cost_finding(const ProfileValidation& v, int64_t t_min, Lang l
 }
 
 // The GEMMs at the smallest token count, where reading the weights bounds them: the bandwidth reached.
-std::optional<Observation> bandwidth_finding(const OpProfile& p, int64_t t_min, Lang l) {
+std::optional<Observation> bandwidth_finding(const OpProfile& p, const ProfileValidation& v, int64_t t_min, Lang l) {
   Range reached;
-  for (const ProfiledTime& t : profiled_times(p)) {
-    if (t.num_tokens != t_min || !one_of(t.op, kGemms) || t.timed.measured_s <= 0) continue;
-    double memory = 0, compute = 0;
-    for (const KernelSides& k : t.timed.kernels) memory += k.memory_s, compute += k.matmul_s + k.vector_s;
-    if (memory < compute) continue;  // not bound by bandwidth at the peaks
-    reached.add(memory / t.timed.measured_s);
+  for (const OpValidation& row : v.rows) {
+    if (row.num_tokens != t_min || !one_of(row.op, kGemms) || row.measured_us <= 0) continue;
+    if (row.memory_us < row.compute_us) continue;  // not bound by bandwidth at the peaks
+    reached.add(row.memory_us / row.measured_us);
   }
   if (reached.empty) return std::nullopt;
   const double peak = p.config.hw.bandwidth;
@@ -194,7 +192,7 @@ RealityProfile check_profile(const ShippedProfile& s, Lang l) {
   }
   out.findings.push_back(peak_finding(out.validation, t_max, l));
   out.findings.push_back(fixed_cost_finding(out.validation, t_min, l));
-  if (std::optional<Observation> bw = bandwidth_finding(s.profile, t_min, l)) out.findings.push_back(std::move(*bw));
+  if (std::optional<Observation> bw = bandwidth_finding(s.profile, out.validation, t_min, l)) out.findings.push_back(std::move(*bw));
   out.findings.push_back(steps_finding(out.validation, l));
   return out;
 }
