@@ -12,6 +12,7 @@
 #include "web/embed_layout.h"
 #include "web/explain.h"
 #include "web/export.h"
+#include "web/log_plot.h"
 #include "web/panels.h"
 #include "web/platform.h"
 #include "web/theme.h"
@@ -83,19 +84,14 @@ int draw_lines(ImGuiID id, const char* widget, const Series& s, const std::vecto
   RecordWidget(widget);
   const bool hovered = ImGui::IsItemHovered();
   const float left = ImGui::CalcTextSize("100 ms").x + 10, bottom = line + 8, top = line + 4, right = 12;
-  const float pw = size.x - left - right, ph = size.y - top - bottom;
-  auto X = [&](double v) { return left + static_cast<float>((std::log10(v) - x0) / (x1 - x0)) * pw; };
-  auto Y = [&](double v) { return top + ph - static_cast<float>((std::log10(v) - y0) / (y1 - y0)) * ph; };
+  const LogPlot plot{left, top, size.x - left - right, size.y - top - bottom, x0, x1, static_cast<double>(y0), static_cast<double>(y1)};
+  const float pw = plot.width, ph = plot.height;
+  auto X = [&](double v) { return plot.X(v); };
+  auto Y = [&](double v) { return plot.Y(v); };
   const float px = ImGui::GetIO().DisplayFramebufferScale.x;
   std::vector<Quad> quads;
   std::vector<Segment> segs;
-  const int dx0 = static_cast<int>(std::ceil(x0 - 1e-9)), dx1 = static_cast<int>(std::floor(x1 + 1e-9));
-  for (int d = dx0; d <= dx1; ++d)
-    quads.push_back({X(std::pow(10.0, d)) * px, top * px, (X(std::pow(10.0, d)) + 1) * px, (top + ph) * px, Colors().chart_grid});
-  for (int d = y0; d <= y1; ++d)
-    quads.push_back({left * px, Y(std::pow(10.0, d)) * px, (left + pw) * px, (Y(std::pow(10.0, d)) + 1) * px, Colors().chart_grid});
-  quads.push_back({left * px, (top + ph) * px, (left + pw) * px, (top + ph + 1) * px, Colors().chart_axis});
-  quads.push_back({left * px, top * px, (left + 1) * px, (top + ph) * px, Colors().chart_axis});
+  plot.AddGrid(quads, px);
   if (reference > 0)
     segs.push_back({left * px, Y(reference) * px, (left + pw) * px, Y(reference) * px, kChartReference, 1.5f * px});
   for (const Line& l : lines)
@@ -118,7 +114,7 @@ int draw_lines(ImGuiID id, const char* widget, const Series& s, const std::vecto
   draw->AddImage(tex, origin, ImVec2(origin.x + size.x, origin.y + size.y));
   const ImU32 muted = ImGui::ColorConvertFloat4ToU32(Colors().muted_text);
   auto at = [&](float x, float y) { return ImVec2(origin.x + x, origin.y + y); };
-  for (int d = dx0; d <= dx1; ++d) {
+  for (int d = plot.first_x_decade(); d <= plot.last_x_decade(); ++d) {
     const std::string t = fmt_decade(d);
     const float w = ImGui::CalcTextSize(t.c_str()).x;
     draw->AddText(at(std::clamp(X(std::pow(10.0, d)) - w / 2, 0.0f, size.x - w), top + ph + 3), muted, t.c_str());
@@ -134,12 +130,7 @@ int draw_lines(ImGuiID id, const char* widget, const Series& s, const std::vecto
 }
 
 // "1 µs", not "1.00 µs"; "10×".
-std::string time_tick(double us) {
-  std::string s = fmt_time(us * 1e-6);
-  for (const char* zeros : {".00 ", ".0 "})
-    if (size_t at = s.find(zeros); at != std::string::npos) s.erase(at, std::string(zeros).size() - 1);
-  return s;
-}
+std::string time_tick(double us) { return DecadeTick(fmt_time(us * 1e-6)); }
 std::string ratio_tick(double r) { return fmt_decade(static_cast<int>(std::lround(std::log10(r)))) + "×"; }
 
 void draw_legend(bool calibrated, Lang lang) {

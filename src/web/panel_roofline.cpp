@@ -13,6 +13,7 @@
 #include "web/embed_layout.h"
 #include "web/explain.h"
 #include "web/export.h"
+#include "web/log_plot.h"
 #include "web/panels.h"
 #include "page/roofline_arrows.h"
 #include "web/theme.h"
@@ -132,16 +133,14 @@ void DrawRooflinePanel(State& state) {
   const bool hovered = ImGui::IsItemHovered();
   const bool clicked = ImGui::IsItemClicked();
   const float left = ImGui::CalcTextSize("100T").x + 10, bottom = line + 8, top = 8, right = 12;
-  const float pw = size.x - left - right, phh = size.y - top - bottom;
-  auto X = [&](double v) { return left + static_cast<float>((std::log10(v) - ix0) / (ix1 - ix0)) * pw; };
-  auto Y = [&](double v) { return top + phh - static_cast<float>((std::log10(v) - iy0) / (iy1 - iy0)) * phh; };
+  const LogPlot plot{left, top, size.x - left - right, size.y - top - bottom, ix0, ix1, iy0, iy1};
+  const float pw = plot.width, phh = plot.height;
+  auto X = [&](double v) { return plot.X(v); };
+  auto Y = [&](double v) { return plot.Y(v); };
   const float s = ImGui::GetIO().DisplayFramebufferScale.x;
   std::vector<Quad> quads;
   std::vector<Segment> segs;
-  for (int d = static_cast<int>(ix0); d <= static_cast<int>(ix1); ++d)
-    quads.push_back({X(std::pow(10.0, d)) * s, top * s, (X(std::pow(10.0, d)) + 1) * s, (top + phh) * s, Colors().chart_grid});
-  for (int d = static_cast<int>(iy0); d <= static_cast<int>(iy1); ++d)
-    quads.push_back({left * s, Y(std::pow(10.0, d)) * s, (left + pw) * s, (Y(std::pow(10.0, d)) + 1) * s, Colors().chart_grid});
+  plot.AddGrid(quads, s);
   // Roofs: min(peak, I × bandwidth); under the calibrated model the GPU's peaks thin and grey beneath.
   const double xlo = std::pow(10.0, ix0), xhi = std::pow(10.0, ix1);
   auto roof = [&](const Roof& r, ImU32 color, float width, bool ridge_line) {
@@ -156,8 +155,6 @@ void DrawRooflinePanel(State& state) {
   }
   roof(matmul_roof, IM_COL32(52, 101, 164, 255), 2.5f, true);
   roof(other_roof, IM_COL32(200, 120, 40, 255), 2.0f, true);
-  quads.push_back({left * s, (top + phh) * s, (left + pw) * s, (top + phh + 1) * s, Colors().chart_axis});
-  quads.push_back({left * s, top * s, (left + 1) * s, (top + phh) * s, Colors().chart_axis});
   int hover = -1, hover_source = -1;
   const ImVec2 mouse(ImGui::GetIO().MousePos.x - origin.x, ImGui::GetIO().MousePos.y - origin.y);
   float best = 1e9f;

@@ -10,6 +10,7 @@
 #include "web/embed_layout.h"
 #include "web/explain.h"
 #include "web/export.h"
+#include "web/log_plot.h"
 #include "page/field_labels.h"
 #include "web/panels.h"
 #include "web/platform.h"
@@ -38,13 +39,7 @@ SweepKey chosen_key(const ExplainState& e, bool decode) {
 
 double measure(const GraphCost& c, bool bytes) { return bytes ? c.bytes : c.t_total; }
 
-// "1 µs" rather than "1.00 µs": a tick at a power of ten.
-std::string tick_label(double v, bool bytes) {
-  std::string s = bytes ? fmt_bytes(v) : fmt_time(v);
-  for (const char* zeros : {".00 ", ".0 "})
-    if (size_t at = s.find(zeros); at != std::string::npos) s.erase(at, std::string(zeros).size() - 1);
-  return s;
-}
+std::string tick_label(double v, bool bytes) { return DecadeTick(bytes ? fmt_bytes(v) : fmt_time(v)); }
 
 std::string sweep_csv(const Sweep& s) {
   std::string out = CsvRow({std::string(sweep_key_name(s.key)), "partition", "kernels", "bytes", "flops", "t_seconds",
@@ -109,18 +104,15 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
   RecordWidget("sweep");
   const bool hovered = ImGui::IsItemHovered();
   const float left = ImGui::CalcTextSize("100 ms").x + 10, bottom = line * 2 + 8, top = line * 2 + 6, right = 12;
-  const float pw = size.x - left - right, ph = size.y - top - bottom;
-  auto X = [&](double v) { return left + static_cast<float>((std::log10(v) - ax.x0) / (ax.x1 - ax.x0)) * pw; };
-  auto Y = [&](double v) { return top + ph - static_cast<float>((std::log10(v) - ax.y0) / (ax.y1 - ax.y0)) * ph; };
+  const LogPlot plot{left, top, size.x - left - right, size.y - top - bottom, ax.x0, ax.x1, static_cast<double>(ax.y0),
+                     static_cast<double>(ax.y1)};
+  const float pw = plot.width, ph = plot.height;
+  auto X = [&](double v) { return plot.X(v); };
+  auto Y = [&](double v) { return plot.Y(v); };
   const float px = ImGui::GetIO().DisplayFramebufferScale.x;
   std::vector<Quad> quads;
   std::vector<Segment> segs;
-  for (int d = static_cast<int>(std::ceil(ax.x0 - 1e-9)); d <= static_cast<int>(std::floor(ax.x1 + 1e-9)); ++d)
-    quads.push_back({X(std::pow(10.0, d)) * px, top * px, (X(std::pow(10.0, d)) + 1) * px, (top + ph) * px, Colors().chart_grid});
-  for (int d = ax.y0; d <= ax.y1; ++d)
-    quads.push_back({left * px, Y(std::pow(10.0, d)) * px, (left + pw) * px, (Y(std::pow(10.0, d)) + 1) * px, Colors().chart_grid});
-  quads.push_back({left * px, (top + ph) * px, (left + pw) * px, (top + ph + 1) * px, Colors().chart_axis});
-  quads.push_back({left * px, top * px, (left + 1) * px, (top + ph) * px, Colors().chart_axis});
+  plot.AddGrid(quads, px);
   auto add_line = [&](size_t part, float width) {
     for (size_t i = 1; i < s.points.size(); ++i) {
       const double a = measure(s.points[i - 1].partitions[part], bytes), b = measure(s.points[i].partitions[part], bytes);
@@ -163,7 +155,7 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
     const float w = ImGui::CalcTextSize(t.c_str()).x;
     draw->AddText(at(std::clamp(x - w / 2, 0.0f, size.x - w), y), color, t.c_str());
   };
-  for (int d = static_cast<int>(std::ceil(ax.x0 - 1e-9)); d <= static_cast<int>(std::floor(ax.x1 + 1e-9)); ++d)
+  for (int d = plot.first_x_decade(); d <= plot.last_x_decade(); ++d)
     text_centred(X(std::pow(10.0, d)), top + ph + 3, muted, fmt_decade(d));
   for (int d = ax.y0; d <= ax.y1; ++d) {
     const std::string t = tick_label(std::pow(10.0, d), bytes);
