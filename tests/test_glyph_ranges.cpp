@@ -7,6 +7,7 @@
 #include "core/i18n.h"
 #include "core/utf8.h"
 #include "page/glyph_ranges.h"
+#include "page/page_text.h"
 
 using namespace fl;
 using namespace fl::web;
@@ -25,10 +26,14 @@ std::string first_unbaked(Lang lang, std::string_view text) {
 }  // namespace
 
 TEST_CASE("every string of the page and the core is drawn with the glyphs baked for its language", "[page][fonts]") {
-  for (int id = 0; id < static_cast<int>(Text::Count); ++id) {
-    for (Lang lang : {Lang::Zh, Lang::En}) {
-      INFO("text " << id << " in " << lang_key(lang));
+  for (Lang lang : {Lang::Zh, Lang::En}) {
+    for (int id = 0; id < static_cast<int>(Text::Count); ++id) {
+      INFO("core text " << id << " in " << lang_key(lang));
       CHECK(first_unbaked(lang, tr(static_cast<Text>(id), lang)) == "");
+    }
+    for (int id = 0; id < static_cast<int>(Ui::Count); ++id) {
+      INFO("page text " << id << " in " << lang_key(lang));
+      CHECK(first_unbaked(lang, tr(static_cast<Ui>(id), lang)) == "");
     }
   }
 }

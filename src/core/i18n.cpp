@@ -1,7 +1,5 @@
 #include "core/i18n.h"
 
-#include "core/i18n.h"
-
 namespace fl {
 
 namespace {
@@ -11,7 +9,6 @@ struct Entry {
 constexpr Entry kTable[] = {
 #define FL_TEXT(id, zh, en) {zh, en},
 #include "core/text.inc"
-#include "core/page_text.inc"
 #undef FL_TEXT
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(Text::Count));

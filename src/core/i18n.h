@@ -1,9 +1,9 @@
 // Every user-visible string, in Chinese (the lecture's language) and English.
 //
-// The table is one X-macro list split over two files: core/text.inc (CLI,
-// demos, observations) and core/page_text.inc (the page's controls,
-// kept in the core so that it includes nothing of the page). Strings may
-// hold {0}, {1}, ... placeholders, filled by format().
+// The core's table is one X-macro list, core/text.inc: the CLI, demos,
+// observations and the configuration keys' labels. The page's own strings
+// are its table (page/page_text.h). Strings may hold {0}, {1}, ...
+// placeholders, filled by format().
 #pragma once
 
 #include <string>
@@ -21,7 +21,6 @@ constexpr std::string_view lang_key(Lang lang) { return lang == Lang::Zh ? "zh" 
 enum class Text {
 #define FL_TEXT(id, zh, en) id,
 #include "core/text.inc"
-#include "core/page_text.inc"
 #undef FL_TEXT
   Count
 };

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "core/utf8.h"
+#include "page/page_text.h"
 
 namespace fl::web {
 
@@ -13,7 +14,7 @@ std::vector<GlyphRange> BakedGlyphs(Lang lang) {
     ranges.insert(ranges.end(), std::begin(kChineseGlyphs), std::end(kChineseGlyphs));
     return ranges;
   }
-  const std::string_view label = tr(Text::UiLanguage, lang);  // the switch to Chinese, in Chinese
+  const std::string_view label = tr(Ui::Language, lang);  // the switch to Chinese, in Chinese
   for (size_t i = 0; i < label.size();) {
     const char32_t c = next_code_point(label, i);
     ranges.emplace_back(c, c);

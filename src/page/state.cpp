@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "page/field_labels.h"
+#include "page/page_text.h"
 
 namespace fl::web {
 
@@ -133,7 +134,7 @@ void InitState(State& state, std::string_view query, std::string_view browser_la
   if (ignored.empty()) return;
   std::string list;
   for (const std::string& item : ignored) list += (list.empty() ? "" : "; ") + item;
-  state.url_warning = tr(Text::UiUrlIgnored, s.lang, {list});
+  state.url_warning = tr(Ui::UrlIgnored, s.lang, {list});
 }
 
 bool NeedsRecompute(const Settings& a, const Settings& b) {

@@ -23,8 +23,8 @@ EM_JS(void, js_set_accessible_view, (const char* json), {
 
 TextTable partitions_table(const PhaseReport& r, Lang lang) {
   TextTable t{r.title,
-              {Tx(Text::UiColIndex, lang), Tx(Text::UiColPartition, lang), Tx(Text::UiColKernels, lang), Tx(Text::UiColBytes, lang),
-               Tx(TimeColumn(r.config.hw), lang), Tx(Text::UiColWithOverhead, lang), Tx(Text::UiColSpeedup, lang)},
+              {Tx(Ui::ColIndex, lang), Tx(Ui::ColPartition, lang), Tx(Ui::ColKernels, lang), Tx(Ui::ColBytes, lang),
+               Tx(TimeColumn(r.config.hw), lang), Tx(Ui::ColWithOverhead, lang), Tx(Ui::ColSpeedup, lang)},
               {}};
   for (size_t i = 0; i < r.partitions.size(); ++i) {
     const PartitionReport& p = r.partitions[i];
@@ -36,8 +36,8 @@ TextTable partitions_table(const PhaseReport& r, Lang lang) {
 
 TextTable kernels_table(const std::string& caption, const std::vector<KernelReport>& kernels, Lang lang) {
   TextTable t{caption,
-              {Tx(Text::UiColIndex, lang), Tx(Text::UiColKind, lang), Tx(Text::UiColOps, lang), Tx(Text::UiColReads, lang),
-               Tx(Text::UiColWrites, lang), Tx(Text::UiColTime, lang)},
+              {Tx(Ui::ColIndex, lang), Tx(Ui::ColKind, lang), Tx(Ui::ColOps, lang), Tx(Ui::ColReads, lang),
+               Tx(Ui::ColWrites, lang), Tx(Ui::ColTime, lang)},
               {}};
   for (const KernelReport& k : kernels)
     t.rows.push_back({std::to_string(k.index), std::string(kernel_kind_name(k.kind)), k.label, fmt_bytes(static_cast<double>(k.reads)),
@@ -55,7 +55,7 @@ std::vector<TextTable> ablation_tables(const AblationReport& r) {
 
 TextTable sweep_table(const Sweep& s, Lang lang) {
   const std::string key(sweep_key_name(s.key));
-  TextTable t{Tx(Text::UiTabSweep, lang), {FieldLabel(key, lang)}, {}};
+  TextTable t{Tx(Ui::TabSweep, lang), {FieldLabel(key, lang)}, {}};
   for (PartitionId id : s.partitions) t.headers.push_back(Tx(sweep_partition_text(s, id), lang));
   for (const SweepPoint& p : s.points) {
     std::vector<std::string> row{std::to_string(p.value)};
@@ -68,8 +68,8 @@ TextTable sweep_table(const Sweep& s, Lang lang) {
 // The reality check's chosen op, token count by token count.
 TextTable reality_table(const RealityReport& r, const ExplainState& e, const std::string& caption, Lang lang) {
   TextTable t{caption,
-              {Tx(Text::UiRealityColTokens, lang), Tx(Text::UiRealityColMeasured, lang), Tx(Text::UiRealityColRoofline, lang),
-               Tx(Text::UiRealityColCalibrated, lang)},
+              {Tx(Ui::RealityColTokens, lang), Tx(Ui::RealityColMeasured, lang), Tx(Ui::RealityColRoofline, lang),
+               Tx(Ui::RealityColCalibrated, lang)},
               {}};
   std::vector<const OpValidation*> rows;
   for (const OpValidation& row : r.profiles[RealityProfileIndex(e)].validation.rows)
@@ -103,7 +103,7 @@ std::vector<TextTable> ViewTables(const State& state) {
     case View::Decode: return {partitions_table(r.decode, lang)};
     case View::Ablation: return ablation_tables(r.ablation);
     case View::Passes: {
-      TextTable t{Tx(Text::UiTabPasses, lang), {Tx(Text::UiColStage, lang), Tx(Text::UiColNodes, lang)}, {}};
+      TextTable t{Tx(Ui::TabPasses, lang), {Tx(Ui::ColStage, lang), Tx(Ui::ColNodes, lang)}, {}};
       for (const StageReport& st : r.kernels.stages) t.rows.push_back({std::string(stage_name(st.stage)), std::to_string(st.nodes.size())});
       return {t};
     }

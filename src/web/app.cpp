@@ -56,7 +56,7 @@ void draw_tabs(State& state, AppUi& ui) {
 // Narrow layout: the settings button and the views as a dropdown, on one line.
 void draw_narrow_bar(State& state, AppUi& ui) {
   const Lang lang = state.settings.lang;
-  if (ImGui::Button(Tx(ui.drawer_open ? Text::UiCloseSettings : Text::UiOpenSettings, lang))) ui.drawer_open = !ui.drawer_open;
+  if (ImGui::Button(Tx(ui.drawer_open ? Ui::CloseSettings : Ui::OpenSettings, lang))) ui.drawer_open = !ui.drawer_open;
   RecordWidget("drawer.toggle");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
@@ -84,19 +84,19 @@ void draw_drawer(State& state) {
 
 }  // namespace
 
-Text ViewTitle(View v) {
+Ui ViewTitle(View v) {
   switch (v) {
-    case View::Kernels: return Text::UiTabKernels;
-    case View::Prefill: return Text::UiTabPrefill;
-    case View::Decode: return Text::UiTabDecode;
-    case View::Ablation: return Text::UiTabAblation;
-    case View::Passes: return Text::UiTabPasses;
-    case View::Roofline: return Text::UiTabRoofline;
-    case View::Timeline: return Text::UiTabTimeline;
-    case View::Sweep: return Text::UiTabSweep;
-    case View::Reality: return Text::UiTabReality;
+    case View::Kernels: return Ui::TabKernels;
+    case View::Prefill: return Ui::TabPrefill;
+    case View::Decode: return Ui::TabDecode;
+    case View::Ablation: return Ui::TabAblation;
+    case View::Passes: return Ui::TabPasses;
+    case View::Roofline: return Ui::TabRoofline;
+    case View::Timeline: return Ui::TabTimeline;
+    case View::Sweep: return Ui::TabSweep;
+    case View::Reality: return Ui::TabReality;
   }
-  return Text::UiTabKernels;
+  return Ui::TabKernels;
 }
 
 namespace {

@@ -21,7 +21,7 @@ bool EmbedLayout() { return g_embedded; }
 bool BeginDetails(Lang lang, bool open_now) {
   if (!g_embedded) return true;
   if (open_now) ImGui::SetNextItemOpen(true);
-  const bool open = ImGui::CollapsingHeader(Tx(Text::UiMoreDetails, lang));
+  const bool open = ImGui::CollapsingHeader(Tx(Ui::MoreDetails, lang));
   RecordWidget("details");
   return open;
 }

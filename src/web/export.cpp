@@ -107,10 +107,10 @@ void SavePendingFigurePng() {
   js_save_pixels(pending.name.c_str(), rgba.data(), w, h, g_figure_title.c_str(), s, background.c_str(), ink.c_str());
 }
 
-void CopyLink(Lang lang) { js_copy(0, Tx(Text::UiLinkCopied, lang), Tx(Text::UiCopyByHand, lang), Tx(Text::UiClose, lang)); }
+void CopyLink(Lang lang) { js_copy(0, Tx(Ui::LinkCopied, lang), Tx(Ui::CopyByHand, lang), Tx(Ui::Close, lang)); }
 
 void CopyEmbed(Lang lang) {
-  js_copy(1, Tx(Text::UiEmbedCopied, lang), Tx(Text::UiCopyByHand, lang), Tx(Text::UiClose, lang));
+  js_copy(1, Tx(Ui::EmbedCopied, lang), Tx(Ui::CopyByHand, lang), Tx(Ui::Close, lang));
 }
 
 std::string CsvRow(const std::vector<std::string>& cells) {
@@ -137,19 +137,19 @@ void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, cons
   if (g_buttons_hidden) return;
   ImGui::PushID(id);
   bool first = true;
-  auto button = [&](Text label, const char* key) {
+  auto button = [&](Ui label, const char* key) {
     if (!first) ImGui::SameLine();
     first = false;
     bool clicked = ImGui::SmallButton(Tx(label, lang));
     RecordWidget(std::string(id) + "." + key);
     return clicked;
   };
-  if (csv && button(Text::UiExportCsv, "csv")) SaveText(base_name + ".csv", "text/csv", csv());
-  if (figure && button(Text::UiExportPng, "png")) RequestFigurePng(base_name + ".png", figure);
-  if (button(Text::UiExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis().dump(2));
-  if (button(Text::UiCopyLink, "link")) CopyLink(lang);
-  if (button(Text::UiEmbed, "embed")) CopyEmbed(lang);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tx(Text::UiEmbedTip, lang));
+  if (csv && button(Ui::ExportCsv, "csv")) SaveText(base_name + ".csv", "text/csv", csv());
+  if (figure && button(Ui::ExportPng, "png")) RequestFigurePng(base_name + ".png", figure);
+  if (button(Ui::ExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis().dump(2));
+  if (button(Ui::CopyLink, "link")) CopyLink(lang);
+  if (button(Ui::Embed, "embed")) CopyEmbed(lang);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tx(Ui::EmbedTip, lang));
   ImGui::PopID();
 }
 

@@ -25,7 +25,7 @@ BarChart ratio_chart(const AblationReport& r, bool training, float label_w, Lang
   chart.format_value = format_ratio_axis;
   chart.value_label = fmt_ratio;
   chart.reference = 1.0;
-  chart.reference_label = Tx(Text::UiAblationEager, lang);
+  chart.reference_label = Tx(Ui::AblationEager, lang);
   chart.label_width = label_w;
   for (const PaperAblationRow& row : r.rows) {
     double v = training ? row.training : row.inference;
@@ -50,7 +50,7 @@ void draw_ours(const AblationReport& r, double axis_max, float label_w, float he
   if (r.ours.rows.empty()) return;
   ImGui::Spacing();
   ImGui::TextWrapped("%s", r.ours.title.c_str());
-  TextMuted(Tx(r.ours.cost == CostModel::Roofline ? Text::UiAblationOurs : Text::UiAblationOursCalibrated, lang));
+  TextMuted(Tx(r.ours.cost == CostModel::Roofline ? Ui::AblationOurs : Ui::AblationOursCalibrated, lang));
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
   const float plot_w = (avail - gap - label_w) / 2;  // label_w: the paper's table's, so 1.0× lines up
@@ -66,7 +66,7 @@ void draw_ours(const AblationReport& r, double axis_max, float label_w, float he
     chart.format_value = format_ratio_axis;
     chart.value_label = fmt_ratio;
     chart.reference = 1.0;
-    chart.reference_label = Tx(Text::UiAblationEager, lang);
+    chart.reference_label = Tx(Ui::AblationEager, lang);
     chart.label_width = decode ? 0 : label_w;
     chart.axis_max = axis_max;
     for (const OurAblationRow& row : r.ours.rows) {
@@ -100,7 +100,7 @@ void DrawAblationPanel(State& state) {
   for (const PaperAblationRow& row : r.rows) axis_max = std::max({axis_max, row.inference, row.training});
   for (const OurAblationRow& row : r.ours.rows) axis_max = std::max({axis_max, row.prefill, row.decode});
   ImGui::BeginGroup();  // the exported figure: the paper's table with its source, and ours
-  TextMuted(r.source + " " + Tx(Text::UiAblationPublished, lang));
+  TextMuted(r.source + " " + Tx(Ui::AblationPublished, lang));
   // An embed: both tables share what is left beside their titles' lines, or,
   // when that would squeeze a bar below a line of text, ours moves under "More".
   bool ours_in_details = false;
@@ -109,7 +109,7 @@ void DrawAblationPanel(State& state) {
     const float text_line = ImGui::GetTextLineHeightWithSpacing();
     auto wrapped = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str(), nullptr, false, avail).y + style.ItemSpacing.y; };
     auto least = [&](size_t bars) { return ImGui::GetTextLineHeight() * (static_cast<float>(bars) + 2.0f); };
-    const float ours_text = text_line + style.ItemSpacing.y * 2 + wrapped(r.ours.title) + wrapped(Tx(Text::UiAblationOurs, lang));
+    const float ours_text = text_line + style.ItemSpacing.y * 2 + wrapped(r.ours.title) + wrapped(Tx(Ui::AblationOurs, lang));
     const float both = FitHeight(0, 0, text_line + ours_text + DetailsHeight());
     ours_in_details = r.ours.rows.empty() || both < least(r.rows.size()) + least(r.ours.rows.size());
     if (ours_in_details) height = FitHeight(0, least(r.rows.size()), text_line + DetailsHeight());

@@ -95,8 +95,8 @@ void offer_soft_input(const char* key, const std::string& value, double scale, b
 void number_input(State& state, const Workload& w, const char* key, const InputError& error) {
   const Phases phases = ShownPhases(state.settings, state.explain);
   const Lang lang = state.settings.lang;
-  const char* unused = std::string_view(key) == "tokens" && phases == Phases::Decode   ? Tx(Text::UiUnusedInDecode, lang)
-                       : std::string_view(key) == "kv_len" && phases == Phases::Prefill ? Tx(Text::UiUnusedInPrefill, lang)
+  const char* unused = std::string_view(key) == "tokens" && phases == Phases::Decode   ? Tx(Ui::UnusedInDecode, lang)
+                       : std::string_view(key) == "kv_len" && phases == Phases::Prefill ? Tx(Ui::UnusedInPrefill, lang)
                                                                                         : nullptr;
   const NumberRange& range = *find_number_range(key);
   ImGui::BeginDisabled(unused != nullptr);
@@ -115,7 +115,7 @@ void number_input(State& state, const Workload& w, const char* key, const InputE
     if (value != preset) {
       const bool reset = ResetButton((std::string("reset##") + key).c_str());
       RecordWidget(std::string("reset.") + key);
-      tooltip(tr(Text::UiResetTip, lang, {preset}));
+      tooltip(tr(Ui::ResetTip, lang, {preset}));
       if (reset) EditConfig(state, ResetPairs(w, key));
     } else {
       ImGui::Dummy(ImVec2(reset_w, ImGui::GetFrameHeight()));
@@ -154,15 +154,15 @@ void choice_input(State& state, const Workload& w, const char* key, const std::v
 void draw_model_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {
   const AnalysisConfig& c = w.config;
   const ModelPreset* current = find_model(c.model_key);
-  const std::string shown = current ? ModelLabel(*current, lang) : Tx(Text::UiPresetCustom, lang);
+  const std::string shown = current ? ModelLabel(*current, lang) : Tx(Ui::PresetCustom, lang);
   labelled("model", lang, error, [&] {
     const auto presets = model_presets();
     if (ImGui::BeginCombo("##model", shown.c_str())) {
       for (const ModelPreset& m : presets) {
         if (ImGui::Selectable(ModelLabel(m, lang).c_str(), current == &m)) EditConfig(state, {{"model", std::string(m.key)}});
-        tooltip(tr(Text::UiSourceTip, lang, {std::string(m.source)}));
+        tooltip(tr(Ui::SourceTip, lang, {std::string(m.source)}));
       }
-      ImGui::Selectable(Tx(Text::UiPresetCustom, lang), !current);
+      ImGui::Selectable(Tx(Ui::PresetCustom, lang), !current);
       ImGui::EndCombo();
     } else {
       const int i = current ? static_cast<int>(current - presets.data()) : -1;
@@ -170,12 +170,12 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
         EditConfig(state, {{"model", std::string(presets[static_cast<size_t>(next)].key)}});
       RecordWidget("combo.model");
     }
-    if (current) tooltip(tr(Text::UiSourceTip, lang, {std::string(current->source)}));
+    if (current) tooltip(tr(Ui::SourceTip, lang, {std::string(current->source)}));
   });
   labelled("layers", lang, error, [&] {
-    const std::string whole = tr(Text::UiWholeModel, lang, {std::to_string(c.layers)});
-    if (ImGui::BeginCombo("##layers", c.whole_model ? whole.c_str() : Tx(Text::UiOneLayer, lang))) {
-      if (ImGui::Selectable(Tx(Text::UiOneLayer, lang), !c.whole_model)) EditConfig(state, {{"layers", "one"}});
+    const std::string whole = tr(Ui::WholeModel, lang, {std::to_string(c.layers)});
+    if (ImGui::BeginCombo("##layers", c.whole_model ? whole.c_str() : Tx(Ui::OneLayer, lang))) {
+      if (ImGui::Selectable(Tx(Ui::OneLayer, lang), !c.whole_model)) EditConfig(state, {{"layers", "one"}});
       if (ImGui::Selectable(whole.c_str(), c.whole_model)) EditConfig(state, {{"layers", "all"}});
       ImGui::EndCombo();
     } else if (const int step = ComboWheelStep(); step != 0 && (step > 0) != c.whole_model) {
@@ -206,12 +206,12 @@ void draw_model_inputs(State& state, const Workload& w, const InputError& error,
 void draw_hardware_inputs(State& state, const Workload& w, const InputError& error, Lang lang) {
   const HardwarePreset* current = find_hardware(w.config.hardware_key);
   labelled("hardware", lang, error, [&] {
-    if (ImGui::BeginCombo("##hardware", current ? std::string(current->name).c_str() : Tx(Text::UiPresetCustom, lang))) {
+    if (ImGui::BeginCombo("##hardware", current ? std::string(current->name).c_str() : Tx(Ui::PresetCustom, lang))) {
       for (const HardwarePreset& h : hardware_presets()) {
         if (ImGui::Selectable(std::string(h.name).c_str(), current == &h)) EditConfig(state, {{"hardware", std::string(h.key)}});
-        tooltip(tr(Text::UiSourceTip, lang, {std::string(h.source)}));
+        tooltip(tr(Ui::SourceTip, lang, {std::string(h.source)}));
       }
-      ImGui::Selectable(Tx(Text::UiPresetCustom, lang), !current);
+      ImGui::Selectable(Tx(Ui::PresetCustom, lang), !current);
       ImGui::EndCombo();
     } else {
       const auto presets = hardware_presets();
@@ -219,10 +219,10 @@ void draw_hardware_inputs(State& state, const Workload& w, const InputError& err
       if (const int next = Stepped(i, ComboWheelStep(), static_cast<int>(presets.size())); next != i)
         EditConfig(state, {{"hardware", std::string(presets[static_cast<size_t>(next)].key)}});
     }
-    if (current) tooltip(tr(Text::UiSourceTip, lang, {std::string(current->source)}));
+    if (current) tooltip(tr(Ui::SourceTip, lang, {std::string(current->source)}));
   });
   choice_input(state, w, "cost", enum_name_list(kCostModels, cost_model_key), error);
-  if (current) TextMuted(Tx(Text::UiPresetNumbers, lang));
+  if (current) TextMuted(Tx(Ui::PresetNumbers, lang));
   number_input(state, w, "matmul_tflops", error);
   number_input(state, w, "other_tflops", error);
   number_input(state, w, "bandwidth_tbs", error);
@@ -241,23 +241,23 @@ void DrawNumberInput(State& state, const char* key) {
 void DrawConfigPanel(State& state) {
   Settings& s = state.settings;
   const Lang lang = s.lang;
-  ImGui::TextWrapped("%s", Tx(Text::UiTitle, lang));
-  TextMuted(Tx(Text::UiSubtitle, lang));
-  if (ImGui::Button(Tx(Text::UiLanguage, lang))) s.lang = lang == Lang::Zh ? Lang::En : Lang::Zh;
+  ImGui::TextWrapped("%s", Tx(Ui::Title, lang));
+  TextMuted(Tx(Ui::Subtitle, lang));
+  if (ImGui::Button(Tx(Ui::Language, lang))) s.lang = lang == Lang::Zh ? Lang::En : Lang::Zh;
   if (!state.url_warning.empty()) TextError(state.url_warning);
 
   RecordActiveInput("");
   const Workload& w = ActiveWorkload(s);
   const InputError error = ActiveError(state);  // a copy: inputs may change it
-  SectionHeading(Tx(Text::UiModelFor, lang));
-  TextMuted(Tx(Text::UiNumberHint, lang));
+  SectionHeading(Tx(Ui::ModelFor, lang));
+  TextMuted(Tx(Ui::NumberHint, lang));
   draw_model_inputs(state, w, error, lang);
-  SectionHeading(Tx(Text::UiHardware, lang));
+  SectionHeading(Tx(Ui::Hardware, lang));
   draw_hardware_inputs(state, w, error, lang);
   if (!error.message.empty()) {
     ImGui::Spacing();
     if (!FieldLabel(error.field, lang)) TextError(error.message);  // a field the sidebar does not show
-    TextMuted(Tx(Text::UiKeptLastResults, lang));
+    TextMuted(Tx(Ui::KeptLastResults, lang));
   }
 }
 

@@ -12,7 +12,7 @@ void DrawEmbedStrip(State& state) {
   Settings& s = state.settings;
   const Lang lang = s.lang;
   const std::string line = ViewCaption(state);
-  const char* toggle = Tx(Text::UiLanguage, lang);
+  const char* toggle = Tx(Ui::Language, lang);
   const float button_w = ImGui::CalcTextSize(toggle).x + ImGui::GetStyle().FramePadding.x * 2;
   const float button_x = ImGui::GetWindowContentRegionMax().x - button_w;
   // The caption wraps short of the language button rather than running under it.

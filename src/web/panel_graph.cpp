@@ -247,10 +247,10 @@ void DrawGraphPanel(State& state, ImVec2 size) {
 
   // Over the graph's corner: fit the whole graph, or full-size labels.
   ImGui::SetCursorScreenPos(ImVec2(origin.x + 6, origin.y + 6));
-  if (ImGui::SmallButton(Tx(Text::UiGraphFit, lang))) e.zoom = 0;
+  if (ImGui::SmallButton(Tx(Ui::GraphFit, lang))) e.zoom = 0;
   RecordWidget("graph.fit");
   ImGui::SameLine();
-  if (ImGui::SmallButton(Tx(Text::UiGraphFullSize, lang))) e.zoom = -1;
+  if (ImGui::SmallButton(Tx(Ui::GraphFullSize, lang))) e.zoom = -1;
   RecordWidget("graph.full_size");
   const bool over_buttons = ImGui::IsItemHovered();
   ImGui::SetCursorScreenPos(origin);
@@ -262,9 +262,9 @@ void DrawGraphPanel(State& state, ImVec2 size) {
     const GraphNodeReport& n = st.nodes[static_cast<size_t>(hover_node)];
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(n.text.c_str());
-    if (n.view()) TextMuted(Tx(Text::UiGraphViewNode, lang));
-    if (fused && n.kernel >= 0) ImGui::TextUnformatted(tr(Text::UiGraphInKernel, lang, {std::to_string(n.kernel)}).c_str());
-    if (n.change != NodeChange::None) TextMuted(n.change == NodeChange::Added ? Tx(Text::UiGraphAdded, lang) : Tx(Text::UiGraphRewritten, lang));
+    if (n.view()) TextMuted(Tx(Ui::GraphViewNode, lang));
+    if (fused && n.kernel >= 0) ImGui::TextUnformatted(tr(Ui::GraphInKernel, lang, {std::to_string(n.kernel)}).c_str());
+    if (n.change != NodeChange::None) TextMuted(n.change == NodeChange::Added ? Tx(Ui::GraphAdded, lang) : Tx(Ui::GraphRewritten, lang));
     ImGui::EndTooltip();
   } else if (hover_edge_from >= 0) {
     const GraphNodeReport& p = st.nodes[static_cast<size_t>(hover_edge_from)];
@@ -274,9 +274,9 @@ void DrawGraphPanel(State& state, ImVec2 size) {
     ImGui::Text("%%%d %s -> %%%d %s", p.id, std::string(op_name(p.op)).c_str(), c.id, std::string(op_name(c.op)).c_str());
     ImGui::TextUnformatted(fmt_bytes(static_cast<double>(p.bytes)).c_str());
     if (fused && !c.view() && c.kernel >= 0 && pk >= 0 && pk != c.kernel)
-      ImGui::TextUnformatted(tr(Text::UiGraphEdgeHbm, lang, {std::to_string(pk), std::to_string(c.kernel)}).c_str());
+      ImGui::TextUnformatted(tr(Ui::GraphEdgeHbm, lang, {std::to_string(pk), std::to_string(c.kernel)}).c_str());
     else if (fused)
-      TextMuted(Tx(Text::UiGraphEdgeOnChip, lang));
+      TextMuted(Tx(Ui::GraphEdgeOnChip, lang));
     ImGui::EndTooltip();
   }
 }

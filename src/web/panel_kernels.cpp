@@ -19,15 +19,15 @@ void draw_kernel_table(const KernelsReport& r, int& selected, Lang lang) {
   const float em = ImGui::GetFontSize();
   const WideTable table = BeginWideTable("kernels", 7, flags, static_cast<int>(r.kernels.size()), em * 40, em * 14, 1);
   if (!table.open) return;
-  ImGui::TableSetupColumn(Tx(Text::UiColIndex, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColKind, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColOps, lang), table.text_flags, table.text_width);
-  ImGui::TableSetupColumn(Tx(Text::UiColNodes, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColReads, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColWrites, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColTime, lang));
-  TableHeadersWithHelp({std::nullopt, Text::HelpColKind, Text::HelpColOps, Text::HelpColNodes, Text::HelpColReads,
-                        Text::HelpColWrites, Text::HelpColTime},
+  ImGui::TableSetupColumn(Tx(Ui::ColIndex, lang));
+  ImGui::TableSetupColumn(Tx(Ui::ColKind, lang));
+  ImGui::TableSetupColumn(Tx(Ui::ColOps, lang), table.text_flags, table.text_width);
+  ImGui::TableSetupColumn(Tx(Ui::ColNodes, lang));
+  ImGui::TableSetupColumn(Tx(Ui::ColReads, lang));
+  ImGui::TableSetupColumn(Tx(Ui::ColWrites, lang));
+  ImGui::TableSetupColumn(Tx(Ui::ColTime, lang));
+  TableHeadersWithHelp({std::nullopt, Ui::HelpColKind, Ui::HelpColOps, Ui::HelpColNodes, Ui::HelpColReads,
+                        Ui::HelpColWrites, Ui::HelpColTime},
                        lang);
   for (size_t i = 0; i < r.kernels.size(); ++i) {
     const KernelReport& k = r.kernels[i];
@@ -57,11 +57,11 @@ void draw_kernel_table(const KernelsReport& r, int& selected, Lang lang) {
 void draw_kernel_details(const KernelReport& k, Lang lang) {
   if (!ImGui::BeginTable("details", 2, ImGuiTableFlags_BordersInnerV)) return;
   ImGui::TableNextColumn();
-  SectionHeading(tr(Text::UiKernelNodes, lang, {std::to_string(k.index)}));
+  SectionHeading(tr(Ui::KernelNodes, lang, {std::to_string(k.index)}));
   for (const std::string& node : k.node_list) ImGui::TextWrapped("%s", node.c_str());
   ImGui::TableNextColumn();
-  SectionHeading(Tx(Text::UiKernelEnds, lang));
-  if (k.ends.empty()) TextMuted(Tx(Text::UiKernelEndsNone, lang));
+  SectionHeading(Tx(Ui::KernelEnds, lang));
+  if (k.ends.empty()) TextMuted(Tx(Ui::KernelEndsNone, lang));
   for (const KernelEndReport& end : k.ends) {
     ImGui::Bullet();
     ImGui::SameLine();
@@ -70,7 +70,7 @@ void draw_kernel_details(const KernelReport& k, Lang lang) {
   ImGui::EndTable();
   if (k.code.empty()) return;
   // The pseudo-kernel: loads, on-chip computation, stores, in a monospace block.
-  SectionHeading(tr(Text::UiKernelCode, lang, {std::to_string(k.index)}));
+  SectionHeading(tr(Ui::KernelCode, lang, {std::to_string(k.index)}));
   int lines = 1;
   for (char c : k.code) lines += c == '\n';
   ImFont* mono = MonoFont();
@@ -109,7 +109,7 @@ void DrawKernelsPanel(State& state) {
   DrawExportRow("kernels_export", [&] { return kernels_csv(r); }, nullptr, [&] { return to_json(r); }, "fusionlab-kernels", lang);
   const int before = selected;
   draw_kernel_table(r, selected, lang);
-  if (selected < 0) TextMuted(Tx(Text::UiSelectKernel, lang));
+  if (selected < 0) TextMuted(Tx(Ui::SelectKernel, lang));
   // An embed keeps the kernel's detail under "More", opened by a click on a row.
   if (!EmbedLayout() && selected >= 0) draw_kernel_details(r.kernels[static_cast<size_t>(selected)], lang);
   if (!BeginDetails(lang, selected >= 0 && selected != before)) return;

@@ -35,7 +35,7 @@ void draw_strip(const KernelsReport& r, ExplainState& e, Lang lang) {
     const int rows = static_cast<int>(r.stages.size());
     const size_t n = fused ? (rows ? r.stages.back().nodes.size() : 0) : i < rows ? r.stages[static_cast<size_t>(i)].nodes.size() : 0;
     std::string label = std::string(kStageKeys[i]) + " (" + count(n) + ")";
-    if (fused) label = tr(Text::UiStageFusedKernels, lang, {count(r.kernels.size())});
+    if (fused) label = tr(Ui::StageFusedKernels, lang, {count(r.kernels.size())});
     const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
     const float arrow = ImGui::CalcTextSize(">").x + ImGui::GetStyle().ItemSpacing.x * 2;
     if (i > 0) {
@@ -63,7 +63,7 @@ void draw_strip(const KernelsReport& r, ExplainState& e, Lang lang) {
 
 void draw_changes(const StageReport& st, int stage, const KernelsReport& r, const ExplainState& e, int kernel, Lang lang) {
   if (stage == kFusedStage) {
-    TextMuted(Tx(Text::UiGraphLegendFused, lang));
+    TextMuted(Tx(Ui::GraphLegendFused, lang));
     // The kernels' colours, each with what it runs (a whole model has thousands: clipped).
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(r.kernels.size()));
@@ -71,24 +71,24 @@ void draw_changes(const StageReport& st, int stage, const KernelsReport& r, cons
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
         const KernelReport& k = r.kernels[static_cast<size_t>(i)];
         Swatch(GraphKernelColor(static_cast<int>(k.index)));
-        ImGui::TextUnformatted(tr(Text::UiGraphKernelKey, lang, {std::to_string(k.index), k.label}).c_str());
+        ImGui::TextUnformatted(tr(Ui::GraphKernelKey, lang, {std::to_string(k.index), k.label}).c_str());
       }
   } else {
-    ImGui::TextWrapped("%s", tr(Text::UiStageChanges, lang, {count(st.rewrites), count(st.added),
+    ImGui::TextWrapped("%s", tr(Ui::StageChanges, lang, {count(st.rewrites), count(st.added),
                                                             count(st.rewritten), count(st.removed.size())})
                                  .c_str());
-    TextMuted(Tx(Text::UiGraphLegendStage, lang));
+    TextMuted(Tx(Ui::GraphLegendStage, lang));
   }
   // The selected node, and (fused) its kernel.
   if (e.node >= 0)
     for (const GraphNodeReport& n : st.nodes)
       if (n.id == e.node) {
-        SectionHeading(Tx(Text::UiGraphSelectedNode, lang));
+        SectionHeading(Tx(Ui::GraphSelectedNode, lang));
         ImGui::TextWrapped("%s", n.text.c_str());
       }
   if (stage == kFusedStage && kernel >= 0 && kernel < static_cast<int>(r.kernels.size())) {
     const KernelReport& k = r.kernels[static_cast<size_t>(kernel)];
-    SectionHeading(tr(Text::UiTipKernel, lang, {std::to_string(k.index), std::string(kernel_kind_name(k.kind))}));
+    SectionHeading(tr(Ui::TipKernel, lang, {std::to_string(k.index), std::string(kernel_kind_name(k.kind))}));
     ImGui::TextWrapped("%s", k.label.c_str());
     for (const KernelEndReport& end : k.ends) {
       ImGui::Bullet();
@@ -97,7 +97,7 @@ void draw_changes(const StageReport& st, int stage, const KernelsReport& r, cons
     }
   }
   if (stage != kFusedStage && !st.removed.empty()) {
-    SectionHeading(Tx(Text::UiStageRemoved, lang));
+    SectionHeading(Tx(Ui::StageRemoved, lang));
     // One line each, through a clipper: a whole model removes thousands.
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(st.removed.size()));
@@ -114,16 +114,16 @@ void DrawPassesPanel(State& state) {
   const Lang lang = state.settings.lang;
   ExplainState& e = state.explain;
   if (r.stages.empty()) {
-    TextMuted(Tx(Text::UiSelectKernel, lang));
+    TextMuted(Tx(Ui::SelectKernel, lang));
     return;
   }
   e.stage = std::clamp(e.stage, 0, kStageCount - 1);
   const StageReport& st = e.stage == kFusedStage ? r.stages.back() : r.stages[static_cast<size_t>(std::min<int>(e.stage, static_cast<int>(r.stages.size()) - 1))];
   if (state.settings.kernel >= static_cast<int>(r.kernels.size())) state.settings.kernel = -1;
 
-  ImGui::TextWrapped("%s", Tx(Text::UiPassesIntro, lang));
+  ImGui::TextWrapped("%s", Tx(Ui::PassesIntro, lang));
   draw_strip(r, e, lang);
-  ImGui::TextUnformatted(tr(Text::UiStageStats, lang, {e.stage == kFusedStage ? std::string(Tx(Text::UiStageFused, lang)) : std::string(stage_name(st.stage)),
+  ImGui::TextUnformatted(tr(Ui::StageStats, lang, {e.stage == kFusedStage ? std::string(Tx(Ui::StageFused, lang)) : std::string(stage_name(st.stage)),
                                                       count(st.nodes.size())})
                              .c_str());
   ImGui::SameLine();

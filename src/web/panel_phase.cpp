@@ -29,25 +29,25 @@ void draw_partition_table(const PhaseReport& r, bool decode, int& chosen, Lang l
   const float em = ImGui::GetFontSize();
   const WideTable table = BeginWideTable("partitions", columns, flags, static_cast<int>(r.partitions.size()), em * 46, em * 15, 2);
   if (!table.open) return;
-  std::vector<std::optional<Text>> help;
-  auto column = [&](const char* label, std::optional<Text> tip, ImGuiTableColumnFlags f = 0, float width = 0) {
+  std::vector<std::optional<Ui>> help;
+  auto column = [&](const char* label, std::optional<Ui> tip, ImGuiTableColumnFlags f = 0, float width = 0) {
     ImGui::TableSetupColumn(label, f, width);
     help.push_back(tip);
   };
-  column(Tx(Text::UiColIndex, lang), std::nullopt);
-  column(Tx(Text::UiColPartition, lang), Text::HelpColPartition, table.text_flags, table.text_width);
-  column(Tx(Text::UiColKernels, lang), Text::HelpColKernels);
-  column(Tx(Text::UiColBytes, lang), Text::HelpColBytes);
-  if (!decode) column(Tx(Text::UiColGflops, lang), Text::HelpColGflops);
+  column(Tx(Ui::ColIndex, lang), std::nullopt);
+  column(Tx(Ui::ColPartition, lang), Ui::HelpColPartition, table.text_flags, table.text_width);
+  column(Tx(Ui::ColKernels, lang), Ui::HelpColKernels);
+  column(Tx(Ui::ColBytes, lang), Ui::HelpColBytes);
+  if (!decode) column(Tx(Ui::ColGflops, lang), Ui::HelpColGflops);
   column(Tx(TimeColumn(r.config.hw), lang), TimeColumnHelp(r.config.hw));
   if (decode) {
-    column(Tx(Text::UiColOverhead, lang), Text::HelpColOverhead);
-    column(Tx(Text::UiColOverheadShare, lang), Text::HelpColOverheadShare);
+    column(Tx(Ui::ColOverhead, lang), Ui::HelpColOverhead);
+    column(Tx(Ui::ColOverheadShare, lang), Ui::HelpColOverheadShare);
   }
-  column(Tx(Text::UiColWithOverhead, lang), Text::HelpColWithOverhead);
-  column(Tx(Text::UiColSpeedup, lang), Text::HelpColSpeedup);
-  const std::string tokens = tr(Text::UiColTokensPerS, lang, {std::to_string(r.config.layers)});
-  if (decode) column(tokens.c_str(), Text::HelpColTokensPerS);
+  column(Tx(Ui::ColWithOverhead, lang), Ui::HelpColWithOverhead);
+  column(Tx(Ui::ColSpeedup, lang), Ui::HelpColSpeedup);
+  const std::string tokens = tr(Ui::ColTokensPerS, lang, {std::to_string(r.config.layers)});
+  if (decode) column(tokens.c_str(), Ui::HelpColTokensPerS);
   TableHeadersWithHelp(help, lang);
   for (size_t i = 0; i < r.partitions.size(); ++i) {
     const PartitionReport& p = r.partitions[i];
@@ -124,7 +124,7 @@ const KernelChartCache& kernel_chart(State& state, const PartitionReport& p, boo
 
 void draw_kernel_chart(const PartitionReport& p, const KernelChartCache& cache, int number, float width, float height,
                        CostModel model, Lang lang) {
-  ImGui::TextUnformatted(tr(Text::UiChartKernels, lang, {std::to_string(number)}).c_str());
+  ImGui::TextUnformatted(tr(Ui::ChartKernels, lang, {std::to_string(number)}).c_str());
   BarChartInput in = DrawBarChart("kernel_chart", cache.chart, ImVec2(width, height));
   RecordWidget("kernel_chart");
   RecordShown("kernel_chart_hovered", in.hovered);
@@ -139,15 +139,15 @@ void draw_totals_chart(const PhaseReport& r, int& chosen, float width, float hei
     chart.bars.push_back({std::to_string(i + 1), {{p.cost.t, kAccent}, {p.cost.overhead, Lighter(kAccent)}},
                           chosen == static_cast<int>(i)});
   }
-  ImGui::TextUnformatted(Tx(Text::UiChartTotals, lang));
+  ImGui::TextUnformatted(Tx(Ui::ChartTotals, lang));
   BarChartInput in = DrawBarChart("totals_chart", chart, ImVec2(width, height));
   if (in.hovered < 0) return;
   const PartitionReport& p = r.partitions[static_cast<size_t>(in.hovered)];
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
   ImGui::TextWrapped("%s", p.name.c_str());
-  ImGui::TextUnformatted(tr(Text::UiTipPartition, lang, {std::to_string(p.cost.kernels), fmt_bytes(p.cost.bytes)}).c_str());
-  const Text time = cost_model_of(r.config.hw) == CostModel::Roofline ? Text::UiTipTime : Text::UiTipTimeCalibrated;
+  ImGui::TextUnformatted(tr(Ui::TipPartition, lang, {std::to_string(p.cost.kernels), fmt_bytes(p.cost.bytes)}).c_str());
+  const Ui time = cost_model_of(r.config.hw) == CostModel::Roofline ? Ui::TipTime : Ui::TipTimeCalibrated;
   ImGui::TextUnformatted(tr(time, lang, {fmt_time(p.cost.t), fmt_time(p.cost.overhead), fmt_time(p.cost.t_total)}).c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
@@ -156,14 +156,14 @@ void draw_totals_chart(const PhaseReport& r, int& chosen, float width, float hei
 
 void draw_slowest(const PhaseReport& r, Lang lang) {
   const std::vector<KernelReport>& slowest = r.slowest;
-  SectionHeading(tr(Text::UiSlowest, lang, {std::to_string(slowest.size()), r.partition(PhaseReport::slowest_of).name}));
+  SectionHeading(tr(Ui::Slowest, lang, {std::to_string(slowest.size()), r.partition(PhaseReport::slowest_of).name}));
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("slowest", 5, flags)) return;
-  ImGui::TableSetupColumn(Tx(Text::UiColKind, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColOps, lang), ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn(Tx(Text::UiColReads, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColWrites, lang));
-  ImGui::TableSetupColumn(Tx(Text::UiColTime, lang));
+  ImGui::TableSetupColumn(Tx(Ui::ColKind, lang));
+  ImGui::TableSetupColumn(Tx(Ui::ColOps, lang), ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(Tx(Ui::ColReads, lang));
+  ImGui::TableSetupColumn(Tx(Ui::ColWrites, lang));
+  ImGui::TableSetupColumn(Tx(Ui::ColTime, lang));
   ImGui::TableHeadersRow();
   for (const KernelReport& k : slowest) {
     ImGui::TableNextRow();
@@ -202,7 +202,7 @@ void DrawPhasePanel(State& state) {
     else TextError(memory_fit.text);
   };
   if (!EmbedLayout() || !memory_fit.fits) memory();
-  if (!EmbedLayout()) TextMuted(Tx(Text::UiChartHint, lang));
+  if (!EmbedLayout()) TextMuted(Tx(Ui::ChartHint, lang));
   DrawExportRow("phase_export", [&] { return partitions_csv(r); }, "phase.figure", [&] { return to_json(r); }, decode ? "fusionlab-decode" : "fusionlab-prefill",
                 lang);
 
@@ -233,7 +233,7 @@ void DrawPhasePanel(State& state) {
 
   if (!BeginDetails(lang)) return;
   if (EmbedLayout()) {
-    TextMuted(Tx(Text::UiChartHint, lang));
+    TextMuted(Tx(Ui::ChartHint, lang));
     if (memory_fit.fits) memory();
   }
   if (!r.slowest.empty()) draw_slowest(r, lang);

@@ -124,7 +124,7 @@ int draw_lines(ImGuiID id, const char* widget, const Series& s, const std::vecto
     draw->AddText(at(left - ImGui::CalcTextSize(t.c_str()).x - 5, Y(std::pow(10.0, d)) - line / 2), muted, t.c_str());
   }
   draw->AddText(at(left + 4, 0), muted, y_label);
-  const char* x_label = Tx(Text::UiRealityTokens, lang);
+  const char* x_label = Tx(Ui::RealityTokens, lang);
   draw->AddText(at(left + pw - ImGui::CalcTextSize(x_label).x, top + ph - line - 2), muted, x_label);
   return hover;
 }
@@ -135,7 +135,7 @@ std::string ratio_tick(double r) { return fmt_decade(static_cast<int>(std::lroun
 
 void draw_legend(bool calibrated, Lang lang) {
   const float h = ImGui::GetTextLineHeight();
-  auto key = [&](ImU32 color, Text label, bool first) {
+  auto key = [&](ImU32 color, Ui label, bool first) {
     const float w = h * 1.4f + ImGui::CalcTextSize(Tx(label, lang)).x;
     if (!first) SameLineIfRoom(w, h);
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -144,21 +144,21 @@ void draw_legend(bool calibrated, Lang lang) {
     ImGui::SameLine(0, 0);
     ImGui::TextUnformatted(Tx(label, lang));
   };
-  key(Colors().ink, Text::UiRealityMeasured, true);
-  key(kRooflineColor, Text::UiRealityRoofline, false);
-  if (calibrated) key(kCalibratedColor, Text::UiRealityCalibrated, false);
-  key(kChartReference, Text::UiRealityExact, false);
+  key(Colors().ink, Ui::RealityMeasured, true);
+  key(kRooflineColor, Ui::RealityRoofline, false);
+  if (calibrated) key(kCalibratedColor, Ui::RealityCalibrated, false);
+  key(kChartReference, Ui::RealityExact, false);
 }
 
 void row_tooltip(const OpValidation& r, Lang lang) {
   ImGui::BeginTooltip();
-  ImGui::TextUnformatted(tr(Text::UiRealityTip, lang, {fmt_count(static_cast<double>(r.num_tokens)), fmt_time(r.measured_us * 1e-6)}).c_str());
+  ImGui::TextUnformatted(tr(Ui::RealityTip, lang, {fmt_count(static_cast<double>(r.num_tokens)), fmt_time(r.measured_us * 1e-6)}).c_str());
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kRooflineColor), "%s",
-                     tr(Text::UiRealityTipModel, lang, {Tx(Text::UiRealityRoofline, lang), fmt_time(r.roofline_us * 1e-6),
+                     tr(Ui::RealityTipModel, lang, {Tx(Ui::RealityRoofline, lang), fmt_time(r.roofline_us * 1e-6),
                                                         fmt_ratio(r.roofline_us / r.measured_us)}).c_str());
   if (r.calibrated_us)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kCalibratedColor), "%s",
-                       tr(Text::UiRealityTipModel, lang, {Tx(Text::UiRealityCalibrated, lang), fmt_time(*r.calibrated_us * 1e-6),
+                       tr(Ui::RealityTipModel, lang, {Tx(Ui::RealityCalibrated, lang), fmt_time(*r.calibrated_us * 1e-6),
                                                           fmt_ratio(*r.calibrated_us / r.measured_us)}).c_str());
   ImGui::EndTooltip();
 }
@@ -172,7 +172,7 @@ void draw_choosers(const RealityReport& r, ExplainState& e, Lang lang) {
     RecordWidget("reality.profile." + RealityProfileKey(i));
   }
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(Tx(Text::UiRealityOp, lang));
+  ImGui::TextUnformatted(Tx(Ui::RealityOp, lang));
   ImGui::SameLine();
   const std::string current(profiled_op_name(RealityOp(e)));
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("post_attention_layernorm").x + ImGui::GetFrameHeight() * 2);
@@ -209,7 +209,7 @@ const RealityReport& ShownReality(State& state) {
 void DrawRealityPanel(State& state) {
   const Lang lang = state.settings.lang;
   ExplainState& e = state.explain;
-  if (!EmbedLayout()) ImGui::TextWrapped("%s", Tx(Text::UiRealityIntro, lang));  // an embed: under "More"
+  if (!EmbedLayout()) ImGui::TextWrapped("%s", Tx(Ui::RealityIntro, lang));  // an embed: under "More"
   const RealityReport& r = ShownReality(state);
   if (r.profiles.empty()) return;
   draw_choosers(r, e, lang);
@@ -233,9 +233,9 @@ void DrawRealityPanel(State& state) {
     ratios[1].y.push_back(row->calibrated_us ? *row->calibrated_us / row->measured_us : 0);
   }
   ImGui::BeginGroup();  // the exported figure: both charts and the legend
-  int hover = draw_lines(kTimeChart, "reality.time", s, times, both * 0.62f, Tx(Text::UiRealityTime, lang), time_tick, 0, lang);
+  int hover = draw_lines(kTimeChart, "reality.time", s, times, both * 0.62f, Tx(Ui::RealityTime, lang), time_tick, 0, lang);
   const int hover_ratio =
-      draw_lines(kRatioChart, "reality.ratio", s, ratios, both * 0.38f, Tx(Text::UiRealityRatio, lang), ratio_tick, 1, lang);
+      draw_lines(kRatioChart, "reality.ratio", s, ratios, both * 0.38f, Tx(Ui::RealityRatio, lang), ratio_tick, 1, lang);
   if (hover < 0) hover = hover_ratio;
   draw_legend(s.calibrated, lang);
   ImGui::EndGroup();
@@ -245,10 +245,10 @@ void DrawRealityPanel(State& state) {
   RecordShown("reality_findings", static_cast<double>(p.findings.size()));
 
   if (!BeginDetails(lang)) return;
-  if (EmbedLayout()) ImGui::TextWrapped("%s", Tx(Text::UiRealityIntro, lang));
-  SectionHeading(Tx(Text::UiObservations, lang));
+  if (EmbedLayout()) ImGui::TextWrapped("%s", Tx(Ui::RealityIntro, lang));
+  SectionHeading(Tx(Ui::Observations, lang));
   bullets(p.findings);
-  SectionHeading(Tx(Text::UiRealityEndToEnd, lang));
+  SectionHeading(Tx(Ui::RealityEndToEnd, lang));
   std::vector<Observation> speeds;
   for (const EndToEndCheck& c : r.end_to_end) speeds.push_back(c.finding);
   bullets(speeds);

@@ -48,10 +48,10 @@ const PhaseReport& DrawPhaseChooser(State& state) {
   const Lang lang = state.settings.lang;
   ExplainState& e = state.explain;
   bool decode = ExplainDecode(state.settings, state.explain);
-  if (ImGui::RadioButton(Tx(Text::UiTabPrefill, lang), !decode)) e.phase = 0;
+  if (ImGui::RadioButton(Tx(Ui::TabPrefill, lang), !decode)) e.phase = 0;
   RecordWidget("phase.prefill");
   ImGui::SameLine();
-  if (ImGui::RadioButton(Tx(Text::UiTabDecode, lang), decode)) e.phase = 1;
+  if (ImGui::RadioButton(Tx(Ui::TabDecode, lang), decode)) e.phase = 1;
   RecordWidget("phase.decode");
   decode = ExplainDecode(state.settings, state.explain);
   EnsurePhaseReports(state, decode);
@@ -78,7 +78,7 @@ const PhaseReport& DrawPhaseChooser(State& state) {
 
 void DrawRooflinePanel(State& state) {
   const Lang lang = state.settings.lang;
-  ImGui::TextWrapped("%s", Tx(Text::UiRooflineIntro, lang));
+  ImGui::TextWrapped("%s", Tx(Ui::RooflineIntro, lang));
   const PhaseReport& ph = DrawPhaseChooser(state);
   if (ph.partitions.empty()) return;
   const PartitionReport& p = ph.partitions[static_cast<size_t>(state.settings.partition)];
@@ -86,8 +86,8 @@ void DrawRooflinePanel(State& state) {
   int& selected = state.settings.kernel;
   if (selected >= static_cast<int>(p.kernels.size())) selected = -1;
   ExplainState& e = state.explain;
-  SameLineIfRoom(ToggleWidth(Tx(Text::UiRooflineArrows, lang)));
-  ImGui::Checkbox(Tx(Text::UiRooflineArrows, lang), &e.arrows);
+  SameLineIfRoom(ToggleWidth(Tx(Ui::RooflineArrows, lang)));
+  ImGui::Checkbox(Tx(Ui::RooflineArrows, lang), &e.arrows);
   RecordWidget("roofline.arrows");
   static const RooflineArrows kNoArrows;
   const RooflineArrows& arrows =
@@ -218,27 +218,27 @@ void DrawRooflinePanel(State& state) {
     std::string t = fmt_decade(d);
     draw->AddText(at(left - ImGui::CalcTextSize(t.c_str()).x - 5, Y(std::pow(10.0, d)) - line / 2), muted, t.c_str());
   }
-  const std::string xl = Tx(Text::UiRooflineXAxis, lang);
+  const std::string xl = Tx(Ui::RooflineXAxis, lang);
   draw->AddText(at(left + pw - ImGui::CalcTextSize(xl.c_str()).x, top + phh - line - 2), muted, xl.c_str());
-  draw->AddText(at(left + 4, top), muted, Tx(Text::UiRooflineYAxis, lang));
+  draw->AddText(at(left + 4, top), muted, Tx(Ui::RooflineYAxis, lang));
   if (hover >= 0) {
     const KernelReport& k = p.kernels[static_cast<size_t>(hover)];
     ImGui::BeginTooltip();
     KernelTooltip(k, hw.launch, cost_model_of(hw), lang);
-    ImGui::TextUnformatted(tr(Text::UiRooflinePoint, lang, {fmt_fixed(k.flops / (k.reads + k.writes), 1),
+    ImGui::TextUnformatted(tr(Ui::RooflinePoint, lang, {fmt_fixed(k.flops / (k.reads + k.writes), 1),
                                                            fmt_fixed(k.flops / k.t / 1e12, 2)}).c_str());
     ImGui::EndTooltip();
   } else if (hover_source >= 0) {
     const ArrowSource& a = arrows.sources[static_cast<size_t>(hover_source)];
-    ImGui::SetTooltip("%s", tr(Text::UiRooflineArrowTip, lang, {std::string(kernel_kind_name(a.kind)), fmt_time(a.t), fmt_bytes(a.bytes),
+    ImGui::SetTooltip("%s", tr(Ui::RooflineArrowTip, lang, {std::string(kernel_kind_name(a.kind)), fmt_time(a.t), fmt_bytes(a.bytes),
                                                                 std::to_string(a.fused)}).c_str());
   }
   // The roofs' numbers under the chart, where no point can cover them.
-  auto roof_text = [&](Text peak_text, Text reached_text, const Roof& r, double peak) {
+  auto roof_text = [&](Ui peak_text, Ui reached_text, const Roof& r, double peak) {
     return tr(calibrated ? reached_text : peak_text, lang, {fmt_fixed(r.peak / 1e12, 0), fmt_fixed(r.ridge(), 0), fmt_fixed(peak / 1e12, 0)});
   };
-  const std::string mm = roof_text(Text::UiRooflineMatmulRoof, Text::UiRooflineMatmulReached, matmul_roof, hw.matmul_flops);
-  const std::string oo = roof_text(Text::UiRooflineOtherRoof, Text::UiRooflineOtherReached, other_roof, hw.other_flops);
+  const std::string mm = roof_text(Ui::RooflineMatmulRoof, Ui::RooflineMatmulReached, matmul_roof, hw.matmul_flops);
+  const std::string oo = roof_text(Ui::RooflineOtherRoof, Ui::RooflineOtherReached, other_roof, hw.other_flops);
   ImGui::TextColored(Colors().matmul_text, "%s", mm.c_str());
   SameLineIfRoom(ImGui::CalcTextSize(oo.c_str()).x, ImGui::GetFontSize() * 1.5f);
   ImGui::TextColored(Colors().other_text, "%s", oo.c_str());
@@ -251,8 +251,8 @@ void DrawRooflinePanel(State& state) {
   if (!e.arrows) return;
   const int part = state.settings.partition;
   if (!arrows.error.empty()) TextError(arrows.error);
-  else if (arrows.sources.empty()) TextMuted(Tx(Text::UiRooflineArrowsNeedFused, lang));
-  else TextMuted(tr(Text::UiRooflineArrowsNote, lang, {std::to_string(arrows.sources.size()),
+  else if (arrows.sources.empty()) TextMuted(Tx(Ui::RooflineArrowsNeedFused, lang));
+  else TextMuted(tr(Ui::RooflineArrowsNote, lang, {std::to_string(arrows.sources.size()),
                                                        std::to_string(p.kernels.size()), ph.partitions[static_cast<size_t>(part)].name}).c_str());
 }
 

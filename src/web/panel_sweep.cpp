@@ -56,7 +56,7 @@ std::string sweep_csv(const Sweep& s) {
 void draw_controls(ExplainState& e, bool decode, Lang lang) {
   const SweepKey key = chosen_key(e, decode);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(Tx(Text::UiSweepOver, lang));
+  ImGui::TextUnformatted(Tx(Ui::SweepOver, lang));
   for (SweepKey k : keys_of(decode)) {
     const std::string name(sweep_key_name(k));
     const std::string label = std::string(FieldLabel(name, lang)) + "##sweep." + name;
@@ -65,11 +65,11 @@ void draw_controls(ExplainState& e, bool decode, Lang lang) {
       e.sweep_key = static_cast<int>(std::find(std::begin(kSweepKeys), std::end(kSweepKeys), k) - std::begin(kSweepKeys));
     RecordWidget("sweep." + name);
   }
-  SameLineIfRoom(ToggleWidth(Tx(Text::UiSweepTime, lang)), ImGui::GetFontSize() * 1.5f);
-  if (ImGui::RadioButton(Tx(Text::UiSweepTime, lang), !e.sweep_bytes)) e.sweep_bytes = false;
+  SameLineIfRoom(ToggleWidth(Tx(Ui::SweepTime, lang)), ImGui::GetFontSize() * 1.5f);
+  if (ImGui::RadioButton(Tx(Ui::SweepTime, lang), !e.sweep_bytes)) e.sweep_bytes = false;
   RecordWidget("sweep.time");
-  SameLineIfRoom(ToggleWidth(Tx(Text::UiSweepBytes, lang)));
-  if (ImGui::RadioButton(Tx(Text::UiSweepBytes, lang), e.sweep_bytes)) e.sweep_bytes = true;
+  SameLineIfRoom(ToggleWidth(Tx(Ui::SweepBytes, lang)));
+  if (ImGui::RadioButton(Tx(Ui::SweepBytes, lang), e.sweep_bytes)) e.sweep_bytes = true;
   RecordWidget("sweep.bytes");
 }
 
@@ -164,7 +164,7 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
   const std::string key(sweep_key_name(s.key));
   const std::string x_label = FieldLabel(key, lang);
   draw->AddText(at(left + pw - ImGui::CalcTextSize(x_label.c_str()).x, top + ph + line + 4), muted, x_label.c_str());
-  draw->AddText(at(left + 4, top - line - 2), muted, Tx(bytes ? Text::UiSweepBytes : Text::UiSweepTime, lang));
+  draw->AddText(at(left + 4, top - line - 2), muted, Tx(bytes ? Ui::SweepBytes : Ui::SweepTime, lang));
   // Crossing labels above the plot, on two rows so neighbours do not collide.
   int row = 0;
   for (const Crossing& c : found) {
@@ -173,7 +173,7 @@ int draw_chart(const Sweep& s, const std::vector<Crossing>& found, size_t chosen
     row = 1 - row;
   }
   if (now_inside) {  // beside the red line, on the side with room
-    const std::string t = tr(Text::UiSweepNow, lang, {fmt_count(static_cast<double>(now))});
+    const std::string t = tr(Ui::SweepNow, lang, {fmt_count(static_cast<double>(now))});
     const float x = X(static_cast<double>(now)), w = ImGui::CalcTextSize(t.c_str()).x;
     draw->AddText(at(x + 4 + w < left + pw ? x + 4 : x - 4 - w, top + 2), kChartReference, t.c_str());
   }
@@ -200,7 +200,7 @@ void draw_legend(const Sweep& s, Lang lang) {
 
 void point_tooltip(const Sweep& s, const SweepPoint& p, bool bytes, Lang lang) {
   ImGui::BeginTooltip();
-  ImGui::TextUnformatted(tr(Text::UiSweepTip, lang, {FieldLabel(sweep_key_name(s.key), lang), fmt_count(static_cast<double>(p.value))}).c_str());
+  ImGui::TextUnformatted(tr(Ui::SweepTip, lang, {FieldLabel(sweep_key_name(s.key), lang), fmt_count(static_cast<double>(p.value))}).c_str());
   for (size_t i = 0; i < p.partitions.size(); ++i) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(PartitionColor(s.partitions[i])), "%s  %s",
                        bytes ? fmt_bytes(p.partitions[i].bytes).c_str() : fmt_time(p.partitions[i].t_total).c_str(),
@@ -218,7 +218,7 @@ const Sweep* ShownSweep(const State& state) {
 
 void DrawSweepPanel(State& state) {
   const Lang lang = state.settings.lang;
-  if (!EmbedLayout()) ImGui::TextWrapped("%s", Tx(Text::UiSweepIntro, lang));  // an embed: under "More"
+  if (!EmbedLayout()) ImGui::TextWrapped("%s", Tx(Ui::SweepIntro, lang));  // an embed: under "More"
   const PhaseReport& ph = DrawPhaseChooser(state);
   if (ph.partitions.empty()) return;
   const bool decode = ExplainDecode(state.settings, state.explain);
@@ -229,7 +229,7 @@ void DrawSweepPanel(State& state) {
   job.Advance(config, key, kFrameBudgetMs, state.compiler);
   if (job.Busy()) {
     ImGui::SameLine(0, ImGui::GetFontSize());
-    TextMuted(tr(Text::UiSweepProgress, lang, {std::to_string(job.Done()), std::to_string(job.Total())}));
+    TextMuted(tr(Ui::SweepProgress, lang, {std::to_string(job.Done()), std::to_string(job.Total())}));
   }
   RecordShown("sweep_busy", job.Busy() ? 1 : 0);
   if (job.Busy()) KeepDrawing();
@@ -248,7 +248,7 @@ void DrawSweepPanel(State& state) {
   std::sort(mine.begin(), mine.end(), [](const Crossing& a, const Crossing& b) { return a.value < b.value; });
   for (const Crossing& c : mine) sentences.push_back(crossing_sentence(c, s, lang));
   if (mine.empty())
-    sentences.push_back(tr(Text::UiSweepNone, lang, {Tx(sweep_partition_text(s, s.partitions[chosen]), lang),
+    sentences.push_back(tr(Ui::SweepNone, lang, {Tx(sweep_partition_text(s, s.partitions[chosen]), lang),
                                                      fmt_count(static_cast<double>(s.points.front().value)), fmt_count(static_cast<double>(s.points.back().value))}));
   sentences.push_back(CostNote(config, lang));
   // Under the chart: the legend (up to two lines), the sentences as they wrap, the details' header.
@@ -273,7 +273,7 @@ void DrawSweepPanel(State& state) {
   }
   RecordShown("sweep_crossings", static_cast<double>(mine.size()));
   for (size_t i = mine.size(); i < sentences.size(); ++i) TextMuted(sentences[i]);
-  if (EmbedLayout() && BeginDetails(lang)) ImGui::TextWrapped("%s", Tx(Text::UiSweepIntro, lang));
+  if (EmbedLayout() && BeginDetails(lang)) ImGui::TextWrapped("%s", Tx(Ui::SweepIntro, lang));
 }
 
 }  // namespace fl::web

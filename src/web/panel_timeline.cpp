@@ -30,7 +30,7 @@ double total_time(const PartitionReport& p, double overhead, bool mega) {
 void DrawTimelinePanel(State& state) {
   const Lang lang = state.settings.lang;
   ExplainState& e = state.explain;
-  ImGui::TextWrapped("%s", Tx(Text::UiTimelineIntro, lang));
+  ImGui::TextWrapped("%s", Tx(Ui::TimelineIntro, lang));
   const PhaseReport& ph = DrawPhaseChooser(state);
   if (ph.partitions.empty()) return;
   // A link may name the compiler's partition while the lecture's four are shown.
@@ -39,29 +39,29 @@ void DrawTimelinePanel(State& state) {
   int& selected = state.settings.kernel;
   if (selected >= static_cast<int>(p.kernels.size())) selected = -1;
 
-  ImGui::Checkbox(Tx(Text::UiTimelineGraphs, lang), &e.graphs);
+  ImGui::Checkbox(Tx(Ui::TimelineGraphs, lang), &e.graphs);
   RecordWidget("graphs");
-  SameLineIfRoom(ToggleWidth(Tx(Text::UiTimelineMega, lang)));
-  ImGui::Checkbox(Tx(Text::UiTimelineMega, lang), &e.megakernel);
+  SameLineIfRoom(ToggleWidth(Tx(Ui::TimelineMega, lang)));
+  ImGui::Checkbox(Tx(Ui::TimelineMega, lang), &e.megakernel);
   RecordWidget("mega");
   const double overhead = e.graphs ? hw.graph_launch : hw.launch;
   const double total = total_time(p, overhead, e.megakernel);
   double compute = 0;
   for (const KernelReport& k : p.kernels) compute += k.t;
   // What is launched: every kernel, every kernel from one graph, or one megakernel.
-  const Text total_text = e.megakernel ? Text::UiTimelineTotalMega : e.graphs ? Text::UiTimelineTotalGraphs : Text::UiTimelineTotal;
+  const Ui total_text = e.megakernel ? Ui::TimelineTotalMega : e.graphs ? Ui::TimelineTotalGraphs : Ui::TimelineTotal;
   ImGui::TextUnformatted(tr(total_text, lang, {fmt_time(total), fmt_time(compute), fmt_time(total - compute),
                                                std::to_string(p.kernels.size()), fmt_time(overhead)}).c_str());
   RecordWidget("total");
   // Whether the overhead dominates, in words, for the partition and modes on screen.
   const double share = total > 0 ? (total - compute) / total : 0;
-  const Text verdict = share >= demos::Claim::kSetsLatency ? Text::UiTimelineOverheadDominates
-                       : share >= demos::Claim::kSmall      ? Text::UiTimelineOverheadMatters
-                                                            : Text::UiTimelineOverheadMinor;
+  const Ui verdict = share >= demos::Claim::kSetsLatency ? Ui::TimelineOverheadDominates
+                       : share >= demos::Claim::kSmall      ? Ui::TimelineOverheadMatters
+                                                            : Ui::TimelineOverheadMinor;
   ImGui::TextWrapped("%s", tr(verdict, lang, {fmt_percent(share)}).c_str());
   RecordShown("timeline_total_s", total);
   RecordShown("timeline_launches", e.megakernel ? 1 : static_cast<double>(p.kernels.size()));
-  TextMuted(tr(Text::UiTimelineModes, lang, {fmt_time(total_time(p, hw.launch, false)), fmt_time(total_time(p, hw.graph_launch, false)),
+  TextMuted(tr(Ui::TimelineModes, lang, {fmt_time(total_time(p, hw.launch, false)), fmt_time(total_time(p, hw.graph_launch, false)),
                                             fmt_time(total_time(p, e.graphs ? hw.graph_launch : hw.launch, true))}));
   DrawExportRow("timeline_export", [&] { return PartitionCsv(p); }, "timeline", [&] { return to_json(ph); }, "fusionlab-timeline", lang);
 
@@ -123,12 +123,12 @@ void DrawTimelinePanel(State& state) {
   }
   if (hover >= 0) {
     ImGui::BeginTooltip();
-    if (hover_overhead) ImGui::TextUnformatted(tr(Text::UiTimelineOverheadTip, lang, {fmt_time(overhead)}).c_str());
+    if (hover_overhead) ImGui::TextUnformatted(tr(Ui::TimelineOverheadTip, lang, {fmt_time(overhead)}).c_str());
     else KernelTooltip(p.kernels[static_cast<size_t>(hover)], e.megakernel ? 0 : overhead, cost_model_of(hw), lang);
     ImGui::EndTooltip();
   }
   DrawKindLegend(KindsOf(p.kernels), lang, OverheadKey::Grey);
-  TextMuted(Tx(Text::UiTimelineNote, lang));
+  TextMuted(Tx(Ui::TimelineNote, lang));
 }
 
 }  // namespace fl::web

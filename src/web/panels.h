@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/sweep.h"
+#include "page/page_text.h"
 #include "page/state.h"
 
 namespace fl::web {
@@ -31,6 +32,6 @@ const PhaseReport& DrawPhaseChooser(State& state);
 std::string PartitionCsv(const PartitionReport& p);  // a partition's kernels as CSV  // the graph's chart texture (PNG export)
 
 // The view's tab label.
-Text ViewTitle(View v);
+Ui ViewTitle(View v);
 
 }  // namespace fl::web

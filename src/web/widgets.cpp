@@ -90,7 +90,7 @@ WideTable BeginWideTable(const char* id, int columns, ImGuiTableFlags flags, int
   return t;
 }
 
-void TableHeadersWithHelp(const std::vector<std::optional<Text>>& help, Lang lang) {
+void TableHeadersWithHelp(const std::vector<std::optional<Ui>>& help, Lang lang) {
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < ImGui::TableGetColumnCount(); ++c) {
     if (!ImGui::TableSetColumnIndex(c)) continue;
@@ -130,17 +130,17 @@ void DrawViewHeader(const std::string& title, const AnalysisConfig& c, Lang lang
 }
 
 std::string CostNote(const AnalysisConfig& c, Lang lang) {
-  if (c.cost == CostModel::Roofline) return std::string(Tx(Text::UiRooflineNote, lang));
+  if (c.cost == CostModel::Roofline) return std::string(Tx(Ui::RooflineNote, lang));
   return cost_model_note(c, lang);  // the calibrated model and its fit, or why the roofline stands
 }
 
-Text TimeColumn(const Hardware& hw) { return cost_model_of(hw) == CostModel::Roofline ? Text::UiColRoofline : Text::UiColCalibrated; }
-Text TimeColumnHelp(const Hardware& hw) {
-  return cost_model_of(hw) == CostModel::Roofline ? Text::HelpColRoofline : Text::HelpColCalibrated;
+Ui TimeColumn(const Hardware& hw) { return cost_model_of(hw) == CostModel::Roofline ? Ui::ColRoofline : Ui::ColCalibrated; }
+Ui TimeColumnHelp(const Hardware& hw) {
+  return cost_model_of(hw) == CostModel::Roofline ? Ui::HelpColRoofline : Ui::HelpColCalibrated;
 }
 
 void DrawObservations(const std::vector<Observation>& observations, Lang lang) {
-  SectionHeading(Tx(Text::UiObservations, lang));
+  SectionHeading(Tx(Ui::Observations, lang));
   for (const Observation& o : observations) {
     ImGui::Bullet();
     ImGui::SameLine();
@@ -163,10 +163,10 @@ void DrawKindLegend(const std::vector<KernelKind>& kinds, Lang lang, OverheadKey
   }
   if (overhead == OverheadKey::LightShade) {
     tint_swatch(kinds);
-    ImGui::TextUnformatted(Tx(Text::UiLegendOverhead, lang));
+    ImGui::TextUnformatted(Tx(Ui::LegendOverhead, lang));
   } else if (overhead == OverheadKey::Grey) {
     Swatch(Colors().overhead_grey);
-    ImGui::TextUnformatted(Tx(Text::UiLegendOverheadGrey, lang));
+    ImGui::TextUnformatted(Tx(Ui::LegendOverheadGrey, lang));
   } else {
     ImGui::NewLine();
   }
@@ -180,14 +180,14 @@ void KindCell(KernelKind kind) {
 void KernelTooltip(const KernelReport& k, double overhead, CostModel model, Lang lang) {
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-  ImGui::TextUnformatted(tr(Text::UiTipKernel, lang, {std::to_string(k.index), std::string(kernel_kind_name(k.kind))}).c_str());
+  ImGui::TextUnformatted(tr(Ui::TipKernel, lang, {std::to_string(k.index), std::string(kernel_kind_name(k.kind))}).c_str());
   ImGui::TextWrapped("%s", k.label.c_str());
   if (!k.name.empty()) TextMuted(k.name);  // as the compiler names it (the Inductor model's kernels)
   ImGui::TextUnformatted(
-      tr(model == CostModel::Roofline ? Text::UiTipTime : Text::UiTipTimeCalibrated, lang,
+      tr(model == CostModel::Roofline ? Ui::TipTime : Ui::TipTimeCalibrated, lang,
          {fmt_time(k.t), fmt_time(overhead), fmt_time(k.t + overhead)}).c_str());
-  ImGui::TextUnformatted(tr(Text::UiTipBytes, lang, {fmt_bytes(static_cast<double>(k.reads)), fmt_bytes(static_cast<double>(k.writes))}).c_str());
-  ImGui::TextUnformatted(tr(Text::UiTipFlops, lang, {flop_count(k.flops)}).c_str());
+  ImGui::TextUnformatted(tr(Ui::TipBytes, lang, {fmt_bytes(static_cast<double>(k.reads)), fmt_bytes(static_cast<double>(k.writes))}).c_str());
+  ImGui::TextUnformatted(tr(Ui::TipFlops, lang, {flop_count(k.flops)}).c_str());
   // A real compiler's kernel: why its values leave it, reason by reason, with the kernels that read them.
   if (!k.name.empty())
     for (const EndsOfReason& r : ends_by_reason(k.ends)) {
@@ -195,7 +195,7 @@ void KernelTooltip(const KernelReport& k, double overhead, CostModel model, Lang
       for (int i : r.readers) readers.append(readers.empty() ? "" : ", ").append(std::to_string(i));
       // The words of the reason's first value (its sizes, where the model has them).
       const auto first = std::find_if(k.ends.begin(), k.ends.end(), [&](const KernelEndReport& e) { return e.why == r.why; });
-      TextMuted(readers.empty() ? first->words : tr(Text::UiTipEndsTo, lang, {readers, first->words}));
+      TextMuted(readers.empty() ? first->words : tr(Ui::TipEndsTo, lang, {readers, first->words}));
     }
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();

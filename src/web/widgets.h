@@ -10,11 +10,13 @@
 
 #include "core/i18n.h"
 #include "core/report.h"
+#include "page/page_text.h"
 
 namespace fl::web {
 
 // A translated string as a C string (the table holds string literals).
 inline const char* Tx(Text id, Lang lang) { return tr(id, lang).data(); }
+inline const char* Tx(Ui id, Lang lang) { return tr(id, lang).data(); }
 
 void TextMuted(const std::string& text);
 void TextError(const std::string& text);
@@ -40,8 +42,8 @@ int Stepped(int current, int step, int count);
 void DrawViewHeader(const std::string& title, const AnalysisConfig& c, Lang lang);
 std::string CostNote(const AnalysisConfig& c, Lang lang);  // that note alone
 // The name of a kernel's time column under the model `hw` costs by, and its help.
-Text TimeColumn(const Hardware& hw);
-Text TimeColumnHelp(const Hardware& hw);
+Ui TimeColumn(const Hardware& hw);
+Ui TimeColumnHelp(const Hardware& hw);
 void DrawObservations(const std::vector<Observation>& observations, Lang lang);
 
 // A coloured square and the kind's name, for each kind in `kinds`.
@@ -66,7 +68,7 @@ WideTable BeginWideTable(const char* id, int columns, ImGuiTableFlags flags, int
 
 // A table's header row, each header with its tooltip: help[i] for column i
 // (none where it is nullopt).
-void TableHeadersWithHelp(const std::vector<std::optional<Text>>& help, Lang lang);
+void TableHeadersWithHelp(const std::vector<std::optional<Ui>>& help, Lang lang);
 
 // A small square in `color`, then the cursor on the same line: a legend's key.
 void Swatch(ImU32 color);

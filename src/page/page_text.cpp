@@ -1,0 +1,22 @@
+#include "page/page_text.h"
+
+namespace fl {
+
+namespace {
+struct Entry {
+  std::string_view zh, en;
+};
+constexpr Entry kTable[] = {
+#define FL_TEXT(id, zh, en) {zh, en},
+#include "page/page_text.inc"
+#undef FL_TEXT
+};
+static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(Ui::Count));
+}  // namespace
+
+std::string_view tr(Ui id, Lang lang) {
+  const Entry& e = kTable[static_cast<size_t>(id)];
+  return lang == Lang::Zh ? e.zh : e.en;
+}
+
+}  // namespace fl
