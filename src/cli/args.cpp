@@ -111,6 +111,10 @@ struct CommandLine {
                  wrapped("the reality check: every shipped profile (data/measured/op-profiles) beside the roofline "
                          "and the calibrated model, what the measurements show the roofline leaves out, and "
                          "published end-to-end decode speeds beside our whole model's"));
+    app.add_flag("--lineup", o.lineup,
+                 wrapped("with --demo 2 or 3: one layer under every compiler side by side (eager, the lecture's "
+                         "rules, Inductor, gpt-fast): kernels, bytes and time, and for each step of the layer's "
+                         "code the kernels that compute it under each"));
     std::vector<std::string> stages = enum_name_list(kStages, stage_name);
     stages.push_back("kernels");
     app.add_option("--emit", o.emit,

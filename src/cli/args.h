@@ -26,6 +26,7 @@ struct Options {
   std::string run;                // --run ID: one run's kernels, launch by launch
   std::string validate;           // --validate FILE.csv: a measured per-op profile beside our roofline
   bool reality = false;           // --reality: the shipped profiles and published speeds beside our models
+  bool lineup = false;            // --lineup: one layer under every compiler, step by step
   bool help = false;
   std::string emit;               // "", a pipeline stage, or "kernels"
   std::string phase = "prefill";  // for --emit

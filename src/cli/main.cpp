@@ -222,6 +222,37 @@ int print_reality(const Options& o) {
   return 0;
 }
 
+// --lineup: one layer under every compiler, each step of its code beside the kernels that compute it.
+int print_lineup(const Options& o) {
+  if (!o.demo_given || (o.demos.front() != 2 && o.demos.front() != 3))
+    throw UsageError("--lineup: needs --demo 2 (prefill) or --demo 3 (decode)");
+  const LineupReport r = lineup_report(o.config_for(o.demos.front()));
+  if (o.json) {
+    std::cout << to_json(r).dump() << "\n";
+    return 0;
+  }
+  std::vector<std::string> head{T(Text::ColPartition, o.lang), T(Text::ColKernels, o.lang), T(Text::ColHbm, o.lang),
+                                time_term(r.config.hw, o.lang), T(Text::ColTotal, o.lang)};
+  std::vector<std::vector<std::string>> totals;
+  for (const PartitionReport& p : r.columns)
+    totals.push_back({std::string(partition_key(p.id)) + "  " + p.name, std::to_string(p.cost.kernels),
+                      bytes(p.cost.bytes), fmt_time(p.cost.t), fmt_time(p.cost.t_total)});
+  std::vector<std::string> steps{T(Text::LineupStep, o.lang)};
+  for (const PartitionReport& p : r.columns) steps.push_back(std::string(partition_key(p.id)));
+  std::vector<std::vector<std::string>> rows;
+  for (const LineupRow& row : r.rows) {
+    std::vector<std::string> cells{row.text};
+    for (const std::vector<int>& ks : row.kernels) {
+      std::string cell;
+      for (int k : ks) cell.append(cell.empty() ? "" : ", ").append(std::to_string(k));
+      cells.push_back(cell.empty() ? T(Text::LineupNone, o.lang) : cell);
+    }
+    rows.push_back(std::move(cells));
+  }
+  std::cout << render_header(r.title) << render_table(head, totals) << "\n" << render_table(steps, rows) << "\n"
+            << cost_model_note(r.config, o.lang) << "\n";
+  return 0;
+}
 
 // Why a kernel's values leave it, reason by reason: "extern → 1, 3; output".
 std::string ends_cell(const std::vector<KernelEdge>& ends) {
@@ -351,6 +382,7 @@ int run(const std::vector<std::string>& args) {
   if (o.compare_compilers) return print_comparison(o);
   if (!o.validate.empty()) return print_validation(o);
   if (o.reality) return print_reality(o);
+  if (o.lineup) return print_lineup(o);
   if (o.sweep) return print_sweep(o);
   if (o.ablation) {
     const AnalysisConfig c = o.config_for(2);

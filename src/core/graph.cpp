@@ -166,7 +166,7 @@ NodeId Graph::add(Op op, NodeInputs inputs, Attrs attrs, Shape shape, DType dtyp
       }
   }
   if (op == Op::Cast) dtype = requested;  // what the cast converts to
-  nodes_.push_back(Node{op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr, constant_expr});
+  nodes_.push_back(Node{op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr, constant_expr, origin_});
   return static_cast<NodeId>(nodes_.size() - 1);
 }
 
@@ -211,7 +211,7 @@ std::vector<int> Graph::use_counts() const {
 bool operator==(const Node& a, const Node& b) {
   const bool same_value = a.value == b.value || (a.value && b.value && *a.value == *b.value);
   return a.op == b.op && a.inputs == b.inputs && a.shape == b.shape && a.dtype == b.dtype && a.attrs == b.attrs &&
-         a.constant_expr == b.constant_expr && same_value;
+         a.constant_expr == b.constant_expr && a.origin == b.origin && same_value;
 }
 
 void verify(const Graph& g) {

@@ -11,6 +11,7 @@
 
 #include "core/dim.h"
 #include "core/op.h"
+#include "core/origin.h"
 
 namespace fl {
 
@@ -51,6 +52,7 @@ struct Node {
   // A constant, or computed from constants only: cast for free at compile
   // time, so it never decides (or breaks) an op's dtype.
   bool constant_expr = false;
+  Origin origin = Origin::None;  // the step of the layer's code that made it
 };
 
 // The same node: op, operands, shape, dtype, attributes and bound value (by content).
@@ -72,6 +74,10 @@ class Graph {
   // Appends a node after checking its inputs and inferring its shape and
   // dtype (`dtype` is used by sources, embeddings and casts).
   NodeId add(Op op, NodeInputs inputs, Attrs attrs = {}, Shape shape = {}, DType dtype = DType::BF16);
+  // The origin the nodes added from now on get (the tracer's step, a pass's
+  // node being rewritten).
+  void set_origin(Origin o) { origin_ = o; }
+  Origin origin() const { return origin_; }
   // Appends a node known to be valid (a copy from another graph whose inputs
   // were remapped to values of the same shapes): no shape inference.
   NodeId append(Node n) {
@@ -96,6 +102,7 @@ class Graph {
  private:
   std::vector<Node> nodes_;
   std::vector<NodeId> outputs_;
+  Origin origin_ = Origin::None;
 };
 
 // Shape of `op` applied to inputs of the given shapes; throws GraphError.

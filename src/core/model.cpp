@@ -92,19 +92,28 @@ Tensor heads_first(const Tensor& t, const Step& s, int64_t heads, int64_t dh, bo
 // The attention's output (B*H, T, dh) in the step's form. q (B*H, T, dh);
 // kh, vh (B*H, Tk, dh), the KV heads repeated for GQA.
 Tensor attention_heads(const LayerCfg& c, const Step& s, const Tensor& q, const Tensor& kh, const Tensor& vh) {
+  Graph& g = q.graph();
   const double root = std::sqrt(static_cast<double>(c.dh));
   switch (s.form) {
     case AttentionForm::Lecture: {
+      g.set_origin(Origin::Scores);
       Tensor scores = matmul(q, transpose(kh, {0, 2, 1})) / root;  // (B*H, T, Tk)
-      return matmul(softmax(causal_mask(scores, s.mask_offset)), vh);
+      g.set_origin(Origin::Softmax);
+      Tensor p = softmax(causal_mask(scores, s.mask_offset));
+      g.set_origin(Origin::AttnValues);
+      return matmul(p, vh);
     }
     case AttentionForm::Math: {  // scores.masked_fill(~mask, -inf); softmax(scores.float()).to(dtype) @ v
+      g.set_origin(Origin::Scores);
       Tensor scores = matmul(q, transpose(kh, {0, 2, 1})) / root;
+      g.set_origin(Origin::Softmax);
       Tensor masked = masked_fill(scores, logical_not(*s.mask), -INFINITY);
       Tensor p = cast(softmax(cast(masked, DType::FP32)), s.act);
+      g.set_origin(Origin::AttnValues);
       return matmul(p, vh);
     }
     case AttentionForm::Sdpa:
+      g.set_origin(Origin::Attention);
       // At decode the mask comes as attn_mask (as gpt-fast passes it); prefill is causal (is_causal).
       if (s.mask) return attention(q, kh, vh, 1 / root, s.mask_offset, *s.mask);
       return attention(q, kh, vh, 1 / root, s.mask_offset);
@@ -114,9 +123,12 @@ Tensor attention_heads(const LayerCfg& c, const Step& s, const Tensor& q, const 
 
 // Causal GQA attention. q (B*H, T, dh); k, v (B*G, Tk, dh) -> (B*T, H*dh).
 Tensor attention(const LayerCfg& c, const Step& s, const Tensor& q, const Tensor& k, const Tensor& v) {
+  Graph& g = q.graph();
+  g.set_origin(Origin::GqaRepeat);
   Tensor kh = repeat_kv(k, c.H / c.G);  // head b*H + h reads kv head b*G + h / (H/G)
   Tensor vh = repeat_kv(v, c.H / c.G);
   Tensor o = attention_heads(c, s, q, kh, vh);  // (B*H, T, dh)
+  g.set_origin(Origin::MergeHeads);
   Tensor merged = transpose(reshape(o, {s.B, c.H, s.T, c.dh}), {0, 2, 1, 3});                      // (B, T, H, dh)
   return reshape(merged, {s.B * s.T, c.H * c.dh});
 }
@@ -124,20 +136,45 @@ Tensor attention(const LayerCfg& c, const Step& s, const Tensor& q, const Tensor
 // One decoder layer on x (B*T, d). Decode writes the new k and v into the
 // caches (B*G, S, dh) at row P and returns the updated caches in `caches`.
 Tensor decoder_layer(const LayerCfg& c, const Layer& L, const Step& s, const Tensor& x, std::vector<Tensor>* caches) {
+  Graph& g = x.graph();
+  const OriginRestore restore(g);
+  g.set_origin(Origin::AttnNorm);
   Tensor n = rmsnorm(x, L.attn_norm, kRmsEps);
-  Tensor q = heads_first(matmul(n, L.wq), s, c.H, c.dh, true);
-  Tensor k = heads_first(matmul(n, L.wk), s, c.G, c.dh, true);
+  g.set_origin(Origin::QProj);
+  Tensor q_rows = matmul(n, L.wq);
+  g.set_origin(Origin::QRope);
+  Tensor q = heads_first(q_rows, s, c.H, c.dh, true);
+  g.set_origin(Origin::KProj);
+  Tensor k_rows = matmul(n, L.wk);
+  g.set_origin(Origin::KRope);
+  Tensor k = heads_first(k_rows, s, c.G, c.dh, true);
+  g.set_origin(Origin::VProj);
   Tensor v = heads_first(matmul(n, L.wv), s, c.G, c.dh, false);
   if (s.decode) {
+    g.set_origin(Origin::KvWrite);
     k = kv_write((*caches)[0], k, sym_P());  // row P now holds k
     v = kv_write((*caches)[1], v, sym_P());
     *caches = {k, v};
   }
-  Tensor h = x + matmul(attention(c, s, q, k, v), L.wo);
+  Tensor attended = attention(c, s, q, k, v);
+  g.set_origin(Origin::OProj);
+  Tensor o = matmul(attended, L.wo);
+  g.set_origin(Origin::AttnResidual);
+  Tensor h = x + o;
+  g.set_origin(Origin::MlpNorm);
   Tensor m = rmsnorm(h, L.mlp_norm, kRmsEps);
-  Tensor gate = silu(matmul(m, L.w_gate));  // (B*T, f)
+  g.set_origin(Origin::GateProj);
+  Tensor gate_rows = matmul(m, L.w_gate);  // (B*T, f)
+  g.set_origin(Origin::Silu);
+  Tensor gate = silu(gate_rows);
+  g.set_origin(Origin::UpProj);
   Tensor up = matmul(m, L.w_up);
-  return h + matmul(gate * up, L.w_down);
+  g.set_origin(Origin::GateMul);
+  Tensor gated = gate * up;
+  g.set_origin(Origin::DownProj);
+  Tensor down = matmul(gated, L.w_down);
+  g.set_origin(Origin::MlpResidual);
+  return h + down;
 }
 
 // RoPE tables for positions pos0 .. pos0+T-1, built in the graph from two
@@ -155,6 +192,8 @@ std::pair<Tensor, Tensor> rope_tables(Graph& g, const LayerCfg& c, Dim T, int64_
     pos = std::move(p);
     freq = std::move(f);
   }
+  const OriginRestore restore(g);
+  g.set_origin(Origin::RopeTables);
   Tensor positions(&g, g.constant({T, 1}, pos, act));
   Tensor angle = positions * Tensor(&g, g.constant({1, c.dh}, freq, act));  // (T, dh)
   Tensor cos_t = reshape(cos(angle), {T, 1, c.dh});
@@ -184,10 +223,16 @@ Tensor model_body(Graph& g, Weights& w, const LayerCfg& c, const TraceOptions& o
   }
   Tensor table = w.matrix("embed", o.vocab, c.d);
   Tensor ids(&g, g.input("ids", {tokens}, DType::I32));
+  const OriginRestore restore(g);
+  g.set_origin(Origin::Embedding);
   Tensor x(&g, g.add(Op::Embedding, {table.id(), ids.id()}, {}, {}, o.act));
+  g.set_origin(Origin::None);
   for (int64_t i = 0; i < o.layers; ++i)
     x = layer_fn(make_layer(w, c, layer_prefix(i)), x, i);
-  Tensor n = rmsnorm(x, w.norm("final_norm", c.d), kRmsEps);
+  Tensor final_norm = w.norm("final_norm", c.d);
+  g.set_origin(Origin::FinalNorm);
+  Tensor n = rmsnorm(x, final_norm, kRmsEps);
+  g.set_origin(Origin::LmHead);
   Tensor head = o.tied_embeddings ? transpose(table, {1, 0}) : w.matrix("lm_head", c.d, o.vocab);
   return matmul(n, head);  // (B*T, vocab)
 }

@@ -325,4 +325,21 @@ json to_json(const RealityReport& r) {
   return {{"profiles", profiles}, {"end_to_end", speeds}};
 }
 
+json to_json(const LineupReport& r) {
+  json columns = json::array();
+  for (const PartitionReport& p : r.columns) columns.push_back(to_json(p));
+  json rows = json::array();
+  for (const LineupRow& row : r.rows) {
+    json cells = json::object();
+    for (size_t i = 0; i < row.kernels.size(); ++i) cells[std::string(partition_key(r.columns[i].id))] = row.kernels[i];
+    rows.push_back({{"id", origin_key(row.step)}, {"step", row.text}, {"kernels", std::move(cells)}});
+  }
+  return {{"demo", r.demo},
+          {"title", r.title},
+          {"phase", r.demo == 3 ? "decode" : "prefill"},
+          {"config", to_json(r.config)},
+          {"columns", std::move(columns)},
+          {"rows", std::move(rows)}};
+}
+
 }  // namespace fl

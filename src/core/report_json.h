@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/lineup.h"
 #include "core/measured/comparison.h"
 #include "core/measured/op_profile.h"
 #include "core/measured/reality.h"
@@ -28,5 +29,6 @@ nlohmann::json to_json(const RunComparison& r);       // --compare-compilers --r
 nlohmann::json to_json(const CompilerComparison& c);  // --compare-compilers
 nlohmann::json to_json(const OpProfile& p, const ProfileValidation& v);  // --validate
 nlohmann::json to_json(const RealityReport& r);                           // --reality
+nlohmann::json to_json(const LineupReport& r);                            // --lineup
 
 }  // namespace fl

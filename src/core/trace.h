@@ -21,6 +21,21 @@ class Tensor {
   NodeId id_;
 };
 
+// Gives the origin back when the traced code it wraps is done: code that
+// sets the origin of the steps it traces (Graph::set_origin) leaves its
+// caller's as it found it.
+class OriginRestore {
+ public:
+  explicit OriginRestore(Graph& g) : g_(g), before_(g.origin()) {}
+  ~OriginRestore() { g_.set_origin(before_); }
+  OriginRestore(const OriginRestore&) = delete;
+  OriginRestore& operator=(const OriginRestore&) = delete;
+
+ private:
+  Graph& g_;
+  Origin before_;
+};
+
 Tensor operator+(const Tensor& a, const Tensor& b);
 Tensor operator-(const Tensor& a, const Tensor& b);
 Tensor operator*(const Tensor& a, const Tensor& b);

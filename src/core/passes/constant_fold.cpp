@@ -48,6 +48,7 @@ PassResult constant_fold(const Graph& g) {
   int rewrites = 0;
   for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
     const Node& n = g.node(id);
+    rb.visit(id);
     std::vector<NodeId> ins;
     for (NodeId i : n.inputs) ins.push_back(rb[i]);
     if (!foldable(rb.out(), n, ins)) {

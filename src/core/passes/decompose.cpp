@@ -16,6 +16,7 @@ PassResult decompose(const Graph& g) {
   auto op = [&](Op o, NodeInputs in) { return rb.emit(o, std::move(in)); };
   for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
     const Node& n = g.node(id);
+    rb.visit(id);
     if (!is_composite(n.op)) {
       rb.copy(id);
       continue;

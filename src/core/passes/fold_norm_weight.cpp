@@ -58,6 +58,7 @@ PassResult fold_norm_weight(const Graph& g) {
   std::vector<NodeId> folded_from(g.size(), -1);  // matmul -> its x̂ (old id) when folded
   for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
     const Node& n = g.node(id);
+    rb.visit(id);
     auto [x, w] = norm_weight_operands(g, n);
     if (x >= 0 && !blocked[static_cast<size_t>(id)] && !users[static_cast<size_t>(id)].empty())
       for (NodeId m : users[static_cast<size_t>(id)]) folded_from[static_cast<size_t>(m)] = id;

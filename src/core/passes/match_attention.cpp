@@ -61,6 +61,7 @@ PassResult match_attention(const Graph& g) {
       rb.copy(id);
       continue;
     }
+    rb.out().set_origin(Origin::Attention);  // scores, softmax and p·v, now one op
     Attrs a;
     a.scale = m->scale;
     a.mask_offset = m->offset;

@@ -21,6 +21,9 @@ class Rebuilder {
   NodeId operator[](NodeId old) const { return map_[static_cast<size_t>(old)]; }
   void map(NodeId old, NodeId now) { map_[static_cast<size_t>(old)] = now; }
 
+  // Starts the rewrite of old node `id`: the nodes emitted until the next
+  // visit take its origin.
+  void visit(NodeId id) { out_.set_origin(src_.node(id).origin); }
   // Copies old node `id` with its inputs remapped; returns the new id.
   NodeId copy(NodeId id);
   // Adds a node in the new graph, taking dtype from the first input.

@@ -113,6 +113,7 @@ PassResult simplify(const Graph& g) {
   Simplifier s(g);
   for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
     const Node& n = g.node(id);
+    s.rb.visit(id);
     if (op_kind(n.op) == OpKind::Source) {
       s.rb.copy(id);
       continue;

@@ -1,0 +1,75 @@
+#include "core/lineup.h"
+
+#include <algorithm>
+
+#include "core/demos/demos.h"
+
+namespace fl {
+
+namespace {
+
+// The steps a kernel's own nodes do (see kernel_steps), marked in `seen`.
+void mark_steps(const Graph& g, const Kernel& k, std::vector<char>& seen) {
+  auto note = [&](const Node& n) {
+    for (Origin o : origin_steps(n.origin)) seen[static_cast<size_t>(o)] = 1;
+  };
+  bool computes = false;
+  for (NodeId id : k.nodes)
+    if (op_kind(g.node(id).op) != OpKind::Source && op_kind(g.node(id).op) != OpKind::View) {
+      note(g.node(id));
+      computes = true;
+    }
+  // A kernel of views only is a copy: it does the step of the view it writes.
+  if (!computes && !k.nodes.empty()) note(g.node(k.nodes.back()));
+}
+
+}  // namespace
+
+std::vector<Origin> kernel_steps(const Graph& g, const std::vector<Kernel>& kernels, size_t i) {
+  std::vector<char> seen(std::size(kOrigins), 0);
+  mark_steps(g, kernels[i], seen);
+  // A kernel the compiler adds for an op, running none of the graph's nodes
+  // (SDPA's mask turned into a float bias), does the step of the kernels it feeds.
+  if (kernels[i].nodes.empty())
+    for (const KernelEdge& e : kernels[i].ends)
+      if (e.consumer >= 0) mark_steps(g, kernels[static_cast<size_t>(e.consumer)], seen);
+  std::vector<Origin> out;
+  for (Origin o : kOrigins)
+    if (seen[static_cast<size_t>(o)]) out.push_back(o);
+  return out;
+}
+
+LineupReport lineup_report(const AnalysisConfig& config) {
+  if (config.demo != 2 && config.demo != 3)
+    throw ConfigError("demo", Text::ErrLineupDemo, {std::to_string(config.demo)});
+  AnalysisConfig c = config;
+  c.whole_model = false;
+  validate(c);
+  const bool decode = c.demo == 3;
+  const Graph traced = c.traced_graph(decode);
+  std::vector<Partition> parts;
+  for (PartitionId id : kLineupPartitions) parts.push_back(make_partition(id, traced, c.binding(), c.hw));
+
+  LineupReport r;
+  r.demo = c.demo;
+  r.config = c;
+  r.title = tr(decode ? Text::LineupTitleDecode : Text::LineupTitlePrefill, c.lang,
+               {demos::workload_name(c, c.lang), demos::costed_hardware_name(c, c.lang),
+                demos::count(decode ? c.kv_len : c.tokens), demos::count(c.batch)});
+  r.columns = demos::partition_reports(parts, c, decode ? c.batch : c.tokens * c.batch);
+
+  std::vector<std::vector<std::vector<int>>> cells(std::size(kOrigins), std::vector<std::vector<int>>(parts.size()));
+  for (size_t col = 0; col < parts.size(); ++col)
+    for (size_t k = 0; k < parts[col].kernels.size(); ++k)
+      for (Origin o : kernel_steps(*parts[col].graph, parts[col].kernels, k))
+        cells[static_cast<size_t>(o)][col].push_back(static_cast<int>(k));
+  for (Origin o : kOrigins) {
+    auto& row = cells[static_cast<size_t>(o)];
+    const bool runs = std::any_of(row.begin(), row.end(), [](const std::vector<int>& ks) { return !ks.empty(); });
+    if (o == Origin::None || o == Origin::Attention || !runs) continue;
+    r.rows.push_back({o, std::string(tr(origin_text(o), c.lang)), std::move(row)});
+  }
+  return r;
+}
+
+}  // namespace fl

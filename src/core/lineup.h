@@ -1,0 +1,45 @@
+// One layer under every compiler, side by side: each compiler's kernels,
+// bytes and time, and for each step of the layer's code (core/origin.h) the
+// kernels that compute it under each, so that a student sees where the
+// residual add, the RoPE, the GQA repeat and the SiLU went.
+#pragma once
+
+#include <vector>
+
+#include "core/origin.h"
+#include "core/report.h"
+
+namespace fl {
+
+// The partitions lined up: eager PyTorch, the lecture's rules (its best
+// partition), and the compilers modelled (core/inductor).
+inline constexpr PartitionId kLineupPartitions[] = {PartitionId::Eager, PartitionId::FusedFlash, PartitionId::Inductor,
+                                                    PartitionId::GptFast};
+
+struct LineupRow {
+  Origin step;
+  std::string text;  // the step in words, localized
+  // Per column: the kernels that compute the step, in launch order. Empty:
+  // nothing of it runs there (a view read in place, a step another op replaced).
+  std::vector<std::vector<int>> kernels;
+};
+
+struct LineupReport {
+  int demo = 2;  // 2: prefill, 3: decode
+  std::string title;
+  AnalysisConfig config;  // one decoder layer of it
+  std::vector<PartitionReport> columns;  // in kLineupPartitions' order
+  std::vector<LineupRow> rows;           // the layer's steps that run anywhere, in the layer's order
+};
+
+// Demos 2 and 3 (prefill, decode) of `c`, one decoder layer (a whole model's
+// layer stands for each of its layers). Throws ConfigError for other demos.
+LineupReport lineup_report(const AnalysisConfig& c);
+
+// The steps kernel `i` of a partition computes: its computed nodes' origins,
+// each once, in the layer's order (a view read in place computes nothing; a
+// kernel of views only copies, and does the step of the view it writes; a
+// kernel of none of the graph's nodes does the step of the kernels it feeds).
+std::vector<Origin> kernel_steps(const Graph& g, const std::vector<Kernel>& kernels, size_t i);
+
+}  // namespace fl
