@@ -69,7 +69,7 @@ std::vector<std::pair<std::string, std::string>> ExplainPairs(const Settings& s,
     out.emplace_back("stage", kStageKeys[e.stage]);
     if (e.node >= 0) out.emplace_back("node", std::to_string(e.node));
   }
-  if (s.view == View::Roofline || s.view == View::Timeline || s.view == View::Sweep) {
+  if (s.view == View::Roofline || s.view == View::Timeline || s.view == View::Sweep || s.view == View::Compilers) {
     if (e.phase >= 0) out.emplace_back("phase", e.phase ? "decode" : "prefill");
   }
   if (s.view == View::Roofline && e.arrows) out.emplace_back("arrows", "1");
@@ -115,7 +115,8 @@ Phases ShownPhases(const Settings& s, const ExplainState& e) {
     case View::Decode: return Phases::Decode;
     case View::Roofline:
     case View::Timeline:
-    case View::Sweep: return ExplainDecode(s, e) ? Phases::Decode : Phases::Prefill;
+    case View::Sweep:
+    case View::Compilers: return ExplainDecode(s, e) ? Phases::Decode : Phases::Prefill;
     default: return Phases::Both;
   }
 }

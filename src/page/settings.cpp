@@ -234,6 +234,7 @@ std::string_view ViewKey(View v) {
     case View::Timeline: return "timeline";
     case View::Sweep: return "sweep";
     case View::Reality: return "reality";
+    case View::Compilers: return "compilers";
   }
   return "";
 }
@@ -244,6 +245,7 @@ int ViewDemo(View v) {
     case View::Roofline: return 2;
     case View::Timeline: return 3;
     case View::Sweep: return 2;
+    case View::Compilers: return 2;  // the layer's workload, in the phase the view chooses
     case View::Reality: return 2;  // the shipped measurements: the sidebar shows the layer's settings, which it leaves alone
     default: return static_cast<int>(v) + 1;
   }

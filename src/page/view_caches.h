@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/fusion.h"
+#include "core/lineup.h"
 #include "core/measured/reality.h"
 #include "page/bar_chart_data.h"
 #include "page/graph_layout.h"
@@ -51,6 +52,15 @@ struct RooflineArrowsCache {
   RooflineArrows arrows;
 };
 
+// The compilers view's lineup, for the results and phase it was computed from.
+struct LineupCache {
+  int generation = -1;
+  bool decode = false;
+  Lang lang = Lang::Zh;
+  std::optional<LineupReport> report;
+  std::string error;  // what the core refused, if anything
+};
+
 struct ViewCaches {
   SweepJob sweep;
   std::optional<RealityReport> reality;  // the reality check, computed when first shown
@@ -58,6 +68,7 @@ struct ViewCaches {
   KernelChartCache kernel_chart;
   GraphViewCache graph;
   RooflineArrowsCache arrows;
+  LineupCache lineup;
   std::string accessible_view;  // the key of the text alternative last handed to the DOM
 };
 

@@ -81,6 +81,22 @@ TextTable reality_table(const RealityReport& r, const ExplainState& e, const std
   return t;
 }
 
+// The compilers view: each step of the layer and the kernels that compute it under each compiler.
+TextTable lineup_table(const LineupReport& r, Lang lang) {
+  TextTable t{r.title, {Tx(Ui::CompilersStep, lang)}, {}};
+  for (const PartitionReport& p : r.columns) t.headers.push_back(p.name);
+  for (const LineupRow& row : r.rows) {
+    std::vector<std::string> cells{row.text};
+    for (const std::vector<int>& ks : row.kernels) {
+      std::string cell;
+      for (int k : ks) cell.append(cell.empty() ? "" : ", ").append(std::to_string(k));
+      cells.push_back(cell.empty() ? Tx(Ui::CompilersNone, lang) : cell);
+    }
+    t.rows.push_back(std::move(cells));
+  }
+  return t;
+}
+
 // What the tables depend on, cheap to compare every frame.
 std::string key_of(const State& state) {
   const Settings& s = state.settings;
@@ -88,7 +104,7 @@ std::string key_of(const State& state) {
   return ViewCaption(state) + "|" + std::to_string(state.results_generation) + "|" + std::to_string(s.partition) + "|" +
          std::to_string(e.phase) + "|" + std::to_string(e.stage) + "|" +
          (s.view == View::Sweep ? std::to_string(state.caches.sweep.ShownCount()) : "") + "|" +
-         (state.caches.reality ? "reality" : "");
+         (state.caches.reality ? "reality" : "") + "|" + (state.caches.lineup.report ? "lineup" : "");
 }
 
 }  // namespace
@@ -116,6 +132,9 @@ std::vector<TextTable> ViewTables(const State& state) {
     }
     case View::Sweep:
       if (const Sweep* sweep = ShownSweep(state)) return {sweep_table(*sweep, lang)};
+      return {};
+    case View::Compilers:
+      if (state.caches.lineup.report) return {lineup_table(*state.caches.lineup.report, lang)};
       return {};
     case View::Reality:
       if (state.caches.reality) return {reality_table(*state.caches.reality, state.explain, ViewCaption(state), lang)};

@@ -28,6 +28,7 @@ void draw_view(State& state) {
     case View::Timeline: DrawTimelinePanel(state); break;
     case View::Sweep: DrawSweepPanel(state); break;
     case View::Reality: DrawRealityPanel(state); break;
+    case View::Compilers: DrawCompilersPanel(state); break;
   }
 }
 
@@ -95,6 +96,7 @@ Ui ViewTitle(View v) {
     case View::Timeline: return Ui::TabTimeline;
     case View::Sweep: return Ui::TabSweep;
     case View::Reality: return Ui::TabReality;
+    case View::Compilers: return Ui::TabCompilers;
   }
   return Ui::TabKernels;
 }

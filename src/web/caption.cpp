@@ -32,7 +32,7 @@ std::string ViewCaption(const State& state) {
   if (phases != Phases::Both && c.batch != 1) line += " · B = " + fmt_count(static_cast<double>(c.batch));
   if (c.traced_attention() != AttentionForm::Lecture)  // the lecture's layer goes unnamed, as in the seed
     line += " · " + tr(Ui::CaptionAttention, lang, {std::string(attention_form_key(c.traced_attention()))});
-  if (c.shown_compiler() != Compiler::Lecture)
+  if (c.shown_compiler() != Compiler::Lecture && s.view != View::Compilers)  // that view shows every compiler
     line += " · " + tr(Ui::CaptionCompiler, lang, {std::string(compiler_key(c.shown_compiler()))});
   if (const HardwarePreset* h = find_hardware(c.hardware_key)) line += " · " + std::string(h->name);
   else

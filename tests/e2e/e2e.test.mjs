@@ -814,7 +814,7 @@ async function overflow(page) {
 }
 
 test("every embedded view fits its iframe at 800×450, 960×540 and 1280×720, scaled ×1.5 too, and on a phone: no inner scrollbar", async () => {
-  const views = ["kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep", "reality"];
+  const views = ["kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep", "reality", "compilers"];
   for (const [width, height, scale] of [[800, 450, 1], [960, 540, 1], [1280, 720, 1], [800, 450, 1.5], [390, 844, 1]]) {
     for (const lang of ["en", "zh"]) {
       const { page, errors } = await open(`embed=1&lang=${lang}&view=kernels&scale=${scale}`, { width, height });
@@ -838,7 +838,7 @@ test("the mock slide deck: every view in its slide, each fitting its frame", asy
   const errors = [];
   const page = await openPageNoApp(`${base}embed-example.html`, { width: 1400, height: 900, errors });
   const frames = page.frames().filter((f) => f !== page.mainFrame());
-  assert.equal(frames.length, 9);
+  assert.equal(frames.length, 10);
   for (const frame of frames) {
     await frame.waitForFunction(() => window.fusionlab && window.fusionlab.getExplain, null, { timeout: 30000 });
     await frame.evaluate(() => window.fusionlab.ready);

@@ -338,6 +338,31 @@ test("reality check: a profile's op beside the models as the CLI computes it; th
   await page.close();
 });
 
+test("compilers side by side: each step's kernels under every compiler as the CLI lines them up; the phase is in the link", async () => {
+  const { page, errors } = await open("view=compilers&lang=en&attention=math&phase=decode");
+  const expected = JSON.parse(execFileSync(cli, ["--demo", "3", "--lineup", "--attention", "math", "--json", "--lang", "en"], { encoding: "utf8" }));
+  const shown = (await explain(page)).shown;
+  for (const column of expected.columns) assert.equal(shown[`lineup.kernels.${column.id}`], column.kernels, column.id);
+  // The screen reader's table: a row per step, a cell per compiler, the CLI's kernels.
+  const headers = await page.$$eval("#a11y thead th", (ths) => ths.map((th) => th.textContent));
+  assert.deepEqual(headers.slice(1), expected.columns.map((c) => c.name));
+  const cells = await page.$$eval("#a11y tbody tr", (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  assert.equal(cells.length, expected.rows.length);
+  cells.forEach((row, i) => {
+    assert.equal(row[0], expected.rows[i].step);
+    expected.columns.forEach((c, j) => assert.equal(row[j + 1], expected.rows[i].kernels[c.id].join(", ") || "—"));
+  });
+  await shot(page, "compilers-decode");
+  // Prefill: its radio button; the link follows.
+  await click(page, "phase.prefill");
+  assert.match(await page.evaluate(() => location.search), /phase=prefill/);
+  const prefill = JSON.parse(execFileSync(cli, ["--demo", "2", "--lineup", "--attention", "math", "--json"], { encoding: "utf8" }));
+  await afterFrames(page, 2);
+  assert.equal((await explain(page)).shown["lineup.kernels.inductor"], prefill.columns.find((c) => c.id === "inductor").kernels);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("graph view frame time on the largest demo-1 graph", async () => {
   // Graph size is set by the layer's structure, not its sizes: the largest
   // stage is decompose. Use the largest model the page offers for one layer.
