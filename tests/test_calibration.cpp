@@ -29,17 +29,20 @@ std::vector<TimedOp> ops_timed_by(const Calibration& truth) {
 
 }  // namespace
 
-TEST_CASE("the fit recovers the efficiencies and the fixed cost that made the times") {
+TEST_CASE("the fit recovers the efficiencies and the fixed costs that made the times") {
   Calibration truth;
   truth.matmul_efficiency = 0.7;
   truth.matmul_bandwidth_efficiency = 0.85;
   truth.bandwidth_efficiency = 0.6;
   truth.fixed_s = 4e-6;
+  truth.matmul_fixed_s = 9e-6;
   const Calibration fit = fit_calibration(ops_timed_by(truth));
   CHECK(fit.matmul_efficiency == Approx(0.7).epsilon(1e-6));
   CHECK(fit.matmul_bandwidth_efficiency == Approx(0.85).epsilon(1e-6));
   CHECK(fit.bandwidth_efficiency == Approx(0.6).epsilon(1e-6));
   CHECK(fit.fixed_s == Approx(4e-6).epsilon(1e-6));
+  CHECK(fit.matmul_fixed_s == Approx(9e-6).epsilon(1e-6));
+  CHECK(fit.matmul_fixed_fitted);
   CHECK(fit.matmul_fitted);
   CHECK(fit.matmul_bandwidth_fitted);
   CHECK(fit.bandwidth_fitted);
@@ -69,18 +72,20 @@ TEST_CASE("times faster than the peaks allow are held at the peaks, and no fixed
   CHECK(fit.matmul_efficiency <= 1);
   CHECK(fit.bandwidth_efficiency <= 1);
   CHECK(fit.fixed_s >= 0);
+  CHECK(fit.matmul_fixed_s >= 0);
 }
 
-TEST_CASE("a kernel's calibrated time: the slower side at the scaled peaks, a GEMM's traffic at its own efficiency, plus the fixed cost") {
+TEST_CASE("a kernel's calibrated time: the slower side at the scaled peaks, a GEMM's traffic at its own efficiency, plus its fixed cost") {
   Calibration c;
   c.matmul_efficiency = 0.5;
   c.vector_efficiency = 0.25;
   c.matmul_bandwidth_efficiency = 0.8;
   c.bandwidth_efficiency = 0.4;
   c.fixed_s = 3e-6;
-  CHECK(c.seconds(KernelSides{1e-6, 0, 2e-6}) == Approx(2.5e-6 + 3e-6));   // a GEMM bound by its traffic
-  CHECK(c.seconds(KernelSides{4e-6, 0, 2e-6}) == Approx(8e-6 + 3e-6));     // bound by its tensor cores
-  CHECK(c.seconds(KernelSides{0, 1e-7, 2e-6}) == Approx(5e-6 + 3e-6));     // a norm: other kernels' bandwidth
+  c.matmul_fixed_s = 7e-6;
+  CHECK(c.seconds(KernelSides{1e-6, 0, 2e-6}) == Approx(2.5e-6 + 7e-6));   // a GEMM bound by its traffic, a GEMM's fixed cost
+  CHECK(c.seconds(KernelSides{4e-6, 0, 2e-6}) == Approx(8e-6 + 7e-6));     // bound by its tensor cores
+  CHECK(c.seconds(KernelSides{0, 1e-7, 2e-6}) == Approx(5e-6 + 3e-6));     // a norm: other kernels' bandwidth and fixed cost
   Kernel k;
   k.matmul_flops = kH100.matmul_flops;  // one second of tensor-core work
   k.reads = static_cast<int64_t>(kH100.bandwidth);

@@ -328,7 +328,7 @@ int print_comparison(const Options& o) {
                                                fmt_time(cal.fixed_s), fmt_fixed(*c.median_calibrated_ratio, 2),
                                                c.median_calibrated_prefill ? fmt_fixed(*c.median_calibrated_prefill, 2) : "-",
                                                c.median_calibrated_decode ? fmt_fixed(*c.median_calibrated_decode, 2) : "-",
-                                               fmt_percent(cal.bandwidth_efficiency)})
+                                               fmt_percent(cal.bandwidth_efficiency), fmt_time(cal.matmul_fixed_s)})
                 << "\n";
     }
   if (c.decode_fixed_per_kernel > 0)

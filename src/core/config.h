@@ -23,12 +23,14 @@ inline constexpr LayerCfg kSmallCfg{128, 8, 2, 16, 344};
 
 // What kernels reach of a GPU's peaks under a calibrated cost model
 // (core/measured/calibration.h): a fraction of each peak, and a fixed time
-// per kernel on the GPU. The roofline's: every peak, no fixed time.
+// per kernel on the GPU, one for a GEMM (a cuBLAS call) and one for every
+// other kernel. The roofline's: every peak, no fixed time.
 struct Achieved {
   double matmul = 1, vector = 1;      // of the tensor-core and the other FLOP/s
   double bandwidth = 1;               // of the HBM bandwidth, for a kernel without matmul FLOPs
   double matmul_bandwidth = 1;        // the same, for a kernel with them (a GEMM's traffic)
-  double kernel_s = 0;                // seconds per kernel, on the GPU (the launch cost is apart)
+  double kernel_s = 0;                // seconds per kernel without matmul FLOPs, on the GPU (the launch cost is apart)
+  double matmul_kernel_s = 0;         // the same for a kernel with them (a GEMM)
   bool operator==(const Achieved&) const = default;
 };
 

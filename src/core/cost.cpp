@@ -16,8 +16,12 @@ double memory_time(const Kernel& k, const Hardware& hw) {
   return static_cast<double>(k.bytes()) / (hw.bandwidth * (k.matmul_flops > 0 ? a.matmul_bandwidth : a.bandwidth));
 }
 
+double fixed_time(const Kernel& k, const Hardware& hw) {
+  return k.matmul_flops > 0 ? hw.achieved.matmul_kernel_s : hw.achieved.kernel_s;
+}
+
 double kernel_time(const Kernel& k, const Hardware& hw) {
-  return std::max(compute_time(k, hw), memory_time(k, hw)) + hw.achieved.kernel_s;
+  return std::max(compute_time(k, hw), memory_time(k, hw)) + fixed_time(k, hw);
 }
 
 GraphCost graph_cost(const std::vector<Kernel>& kernels, const Hardware& hw) {

@@ -25,8 +25,10 @@ inline CostModel cost_model_of(const Hardware& hw) {
 // At the peaks the cost model reaches (hw.achieved).
 double compute_time(const Kernel& k, const Hardware& hw);
 double memory_time(const Kernel& k, const Hardware& hw);
-// max(compute, memory) plus the model's fixed time on the GPU: the kernel's
-// time, without the launch cost.
+// The model's fixed time of the kernel on the GPU (a GEMM's or another kernel's).
+double fixed_time(const Kernel& k, const Hardware& hw);
+// max(compute, memory) plus that fixed time: the kernel's time, without the
+// launch cost.
 double kernel_time(const Kernel& k, const Hardware& hw = kH100);
 
 struct GraphCost {

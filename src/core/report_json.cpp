@@ -35,7 +35,7 @@ json to_json(const AnalysisConfig& c) {
     j["cost_note"] = cost_model_note(c, c.lang);
     const Achieved& a = c.hw.achieved;
     j["hw"]["achieved"] = {{"matmul", a.matmul}, {"vector", a.vector}, {"bandwidth", a.bandwidth},
-                           {"matmul_bandwidth", a.matmul_bandwidth}, {"kernel_s", a.kernel_s}};
+                           {"matmul_bandwidth", a.matmul_bandwidth}, {"kernel_s", a.kernel_s}, {"matmul_kernel_s", a.matmul_kernel_s}};
   }
   return j;
 }
@@ -298,6 +298,7 @@ json to_json(const OpProfile& p, const ProfileValidation& v) {
                    {"bandwidth_efficiency", efficiency(c.bandwidth_efficiency, c.bandwidth_fitted)},
                    {"gemm_bandwidth_efficiency", efficiency(c.matmul_bandwidth_efficiency, c.matmul_bandwidth_fitted)},
                    {"fixed_us", c.fixed_s * 1e6},
+                   {"gemm_fixed_us", c.matmul_fixed_fitted ? json(c.matmul_fixed_s * 1e6) : json(nullptr)},
                    {"at_peak", {{"matmul", c.matmul_at_peak}, {"vector", c.vector_at_peak}, {"bandwidth", c.bandwidth_at_peak},
                                {"gemm_bandwidth", c.matmul_bandwidth_at_peak}}},
                    {"samples", c.samples},

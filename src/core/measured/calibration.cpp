@@ -9,8 +9,9 @@ namespace fl {
 namespace {
 
 // The unknowns: the inverse efficiencies (time per roofline second on each
-// side, at least 1) and the fixed cost per kernel (at least 0).
-enum Unknown { kMatmul, kVector, kMemory, kMatmulMemory, kFixed, kUnknowns };
+// side, at least 1) and the fixed costs per kernel and per GEMM (at least 0).
+enum Unknown { kMatmul, kVector, kMemory, kMatmulMemory, kFixed, kMatmulFixed, kUnknowns };
+bool is_fixed(int u) { return u == kFixed || u == kMatmulFixed; }
 using Vec = std::array<double, kUnknowns>;
 
 // A GEMM's traffic (its weights, streamed) and other kernels' (rows read and
@@ -32,13 +33,13 @@ Vec coefficients(const TimedOp& op, const Vec& x) {
     } else {
       a[memory_unknown(k)] += k.memory_s;
     }
-    a[kFixed] += 1;
+    a[k.gemm() ? kMatmulFixed : kFixed] += 1;
   }
   return a;
 }
 
 // Solves the weighted least squares for the unknowns not held, by the normal
-// equations (four unknowns: Gaussian elimination with partial pivoting).
+// equations (six unknowns at most: Gaussian elimination with partial pivoting).
 // False when they are singular (an unknown no measurement depends on).
 bool solve(const std::vector<Vec>& rows, const std::vector<double>& targets, const std::array<bool, kUnknowns>& held, Vec& x) {
   std::vector<int> free;
@@ -79,7 +80,7 @@ KernelSides kernel_sides(const Kernel& k, const Hardware& peak) {
 
 double Calibration::seconds(const KernelSides& k) const {
   const double memory = k.memory_s / (k.gemm() ? matmul_bandwidth_efficiency : bandwidth_efficiency);
-  return std::max(k.matmul_s / matmul_efficiency + k.vector_s / vector_efficiency, memory) + fixed_s;
+  return std::max(k.matmul_s / matmul_efficiency + k.vector_s / vector_efficiency, memory) + (k.gemm() ? matmul_fixed_s : fixed_s);
 }
 
 double Calibration::seconds(const TimedOp& op) const {
@@ -89,7 +90,7 @@ double Calibration::seconds(const TimedOp& op) const {
 }
 
 Calibration fit_calibration(const std::vector<TimedOp>& ops) {
-  Vec x{1, 1, 1, 1, 0};  // the roofline
+  Vec x{1, 1, 1, 1, 0, 0};  // the roofline
   std::array<bool, kUnknowns> held{};
   for (int round = 0; round < 50; ++round) {
     // Each measured time divided by itself: the fit weighs relative errors.
@@ -112,12 +113,12 @@ Calibration fit_calibration(const std::vector<TimedOp>& ops) {
     for (int u = 0; u < kUnknowns; ++u) held[u] = !used[u];
     Vec next = x;
     for (int u = 0; u < kUnknowns; ++u)
-      if (held[u]) next[u] = u == kFixed ? 0 : 1;
+      if (held[u]) next[u] = is_fixed(u) ? 0 : 1;
     for (int pass = 0; pass < kUnknowns; ++pass) {
       if (!solve(rows, targets, held, next)) break;
       bool clamped = false;
       for (int u = 0; u < kUnknowns; ++u) {
-        const double bound = u == kFixed ? 0 : 1;
+        const double bound = is_fixed(u) ? 0 : 1;
         if (!held[u] && next[u] < bound) {
           next[u] = bound;
           held[u] = clamped = true;
@@ -141,6 +142,7 @@ Calibration fit_calibration(const std::vector<TimedOp>& ops) {
   c.bandwidth_efficiency = 1 / x[kMemory];
   c.matmul_bandwidth_efficiency = 1 / x[kMatmulMemory];
   c.fixed_s = x[kFixed];
+  c.matmul_fixed_s = x[kMatmulFixed];
   for (const TimedOp& op : ops) {
     if (op.measured_s <= 0) continue;
     ++c.samples;
@@ -149,6 +151,7 @@ Calibration fit_calibration(const std::vector<TimedOp>& ops) {
     c.vector_fitted = c.vector_fitted || a[kVector] > 0;
     c.bandwidth_fitted = c.bandwidth_fitted || a[kMemory] > 0;
     c.matmul_bandwidth_fitted = c.matmul_bandwidth_fitted || a[kMatmulMemory] > 0;
+    c.matmul_fixed_fitted = c.matmul_fixed_fitted || a[kMatmulFixed] > 0;
   }
   c.matmul_at_peak = c.matmul_at_peak && c.matmul_fitted;
   c.vector_at_peak = c.vector_at_peak && c.vector_fitted;

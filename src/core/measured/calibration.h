@@ -1,8 +1,9 @@
 // A cost model fitted to measured per-op times: the roofline on a GPU that
 // reaches a fraction of its peaks (tensor cores, vector units, and HBM, once
 // for a GEMM's traffic and once for every other kernel's), plus a fixed cost
-// per kernel. The five numbers are fitted by least squares, in the core, to
-// the kernels that do each measured op.
+// per kernel, one for a GEMM (a cuBLAS call: its setup, its smallest tiles)
+// and one for every other kernel. The six numbers are fitted by least
+// squares, in the core, to the kernels that do each measured op.
 #pragma once
 
 #include <optional>
@@ -38,7 +39,9 @@ struct Calibration {
   bool matmul_fitted = false, vector_fitted = false, bandwidth_fitted = false, matmul_bandwidth_fitted = false;
   // Fitted, but held at the peak: the data asked for more than it.
   bool matmul_at_peak = false, vector_at_peak = false, bandwidth_at_peak = false, matmul_bandwidth_at_peak = false;
-  double fixed_s = 0;  // per kernel
+  double fixed_s = 0;         // per kernel that is not a GEMM
+  double matmul_fixed_s = 0;  // per GEMM
+  bool matmul_fixed_fitted = false;  // some measured op ran a GEMM (else it stays 0)
   int samples = 0;     // measured times it was fitted to
 
   // A kernel's predicted time: its roofline on the peaks times the
@@ -50,7 +53,7 @@ struct Calibration {
 // The least-squares fit of the relative error, (predicted - measured) /
 // measured, over `ops` with a measured time. Which side bounds each kernel
 // depends on the fit: the fit alternates between choosing the sides and
-// solving for the four numbers until the sides hold.
+// solving for the six numbers until the sides hold.
 Calibration fit_calibration(const std::vector<TimedOp>& ops);
 
 }  // namespace fl

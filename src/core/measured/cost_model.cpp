@@ -16,7 +16,8 @@ const HardwarePreset* preset_of_gpu(const AnalysisConfig& c) {
 }
 
 Achieved achieved_of(const Calibration& cal) {
-  return {cal.matmul_efficiency, cal.vector_efficiency, cal.bandwidth_efficiency, cal.matmul_bandwidth_efficiency, cal.fixed_s};
+  return {cal.matmul_efficiency, cal.vector_efficiency, cal.bandwidth_efficiency, cal.matmul_bandwidth_efficiency,
+          cal.fixed_s, cal.matmul_fixed_s};
 }
 
 }  // namespace
@@ -50,7 +51,7 @@ std::string calibration_sentence(const std::optional<FittedCalibration>& fitted,
              efficiency(c.vector_efficiency, c.vector_fitted, c.vector_at_peak),
              efficiency(c.matmul_bandwidth_efficiency, c.matmul_bandwidth_fitted, c.matmul_bandwidth_at_peak),
              efficiency(c.bandwidth_efficiency, c.bandwidth_fitted, c.bandwidth_at_peak), fmt_time(c.fixed_s), files,
-             std::to_string(c.samples), std::to_string(fitted->rope_kernels)});
+             std::to_string(c.samples), std::to_string(fitted->rope_kernels), fmt_time(c.matmul_fixed_s)});
 }
 
 std::string cost_model_note(const AnalysisConfig& c, Lang l) {

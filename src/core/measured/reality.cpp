@@ -111,9 +111,9 @@ Observation steps_finding(const ProfileValidation& v, Lang l) {
 }
 
 
-// The whole model's decode step: its FlashAttention partition's cost.
-GraphCost decode_step(const AnalysisConfig& c) {
-  return demos::phase_partitions(c, true)[static_cast<size_t>(PartitionId::FusedFlash)].cost;
+// The whole model's decode step: its FlashAttention partition.
+Partition decode_step(const AnalysisConfig& c) {
+  return demos::phase_partitions(c, true)[static_cast<size_t>(PartitionId::FusedFlash)];
 }
 
 // Tokens/s of a decode step replayed as a CUDA graph.
@@ -122,13 +122,21 @@ double graph_tokens_per_s(const AnalysisConfig& c, const GraphCost& g) {
 }
 
 // Where the calibrated model's time goes beside the measurement: the traffic
-// at its bandwidth, and the fixed time it adds per kernel.
-std::string calibrated_gap(const AnalysisConfig& c, const GraphCost& g, double measured_s, Lang l) {
+// at its bandwidth, and the fixed time it adds per kernel (a GEMM's and another's).
+std::string calibrated_gap(const AnalysisConfig& c, const Partition& step, double measured_s, Lang l) {
+  const GraphCost& g = step.cost;
   const double bandwidth = c.hw.bandwidth * c.hw.achieved.matmul_bandwidth;  // the weights are read by GEMMs
   const double traffic_s = static_cast<double>(g.bytes) / bandwidth;
+  int64_t gemms = 0;
+  double fixed_s = 0;
+  for (const Kernel& k : step.kernels) {
+    gemms += k.matmul_flops > 0;
+    fixed_s += fixed_time(k, c.hw);
+  }
   const std::vector<std::string> args{rate(bandwidth), fmt_bytes(static_cast<double>(g.bytes)), fmt_time(traffic_s),
                                       fmt_time(measured_s), tokens(g.kernels), fmt_time(c.hw.achieved.kernel_s),
-                                      fmt_time(g.kernels * c.hw.achieved.kernel_s), fmt_time(measured_s - traffic_s)};
+                                      fmt_time(fixed_s), fmt_time(measured_s - traffic_s), tokens(gemms),
+                                      fmt_time(c.hw.achieved.matmul_kernel_s)};
   return tr(traffic_s >= measured_s ? Text::RealityEndToEndNoRoom : Text::RealityEndToEndRest, l, args);
 }
 
@@ -144,11 +152,11 @@ EndToEndCheck check_end_to_end(const PublishedSpeed& p, Lang l) {
   c.whole_model = true;
   c.kv_len = p.kv_len;
   c.use_hardware(p.hardware);
-  EndToEndCheck out{&p, graph_tokens_per_s(c, decode_step(c)), 0, {}};
+  EndToEndCheck out{&p, graph_tokens_per_s(c, decode_step(c).cost), 0, {}};
   c.cost = CostModel::Calibrated;
   apply_cost_model(c);
-  const GraphCost calibrated_step = decode_step(c);
-  out.calibrated_tokens_per_s = graph_tokens_per_s(c, calibrated_step);
+  const Partition calibrated_step = decode_step(c);
+  out.calibrated_tokens_per_s = graph_tokens_per_s(c, calibrated_step.cost);
   const HardwarePreset* h = find_hardware(p.hardware);
   const std::string gpu = h ? std::string(h->name) : std::string(p.hardware);
   const bool calibrated = cost_model_of(c.hw) == CostModel::Calibrated;
