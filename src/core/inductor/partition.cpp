@@ -132,6 +132,10 @@ std::string kernel_name(const Graph& g, const Kernel& k, int triton_index) {
     default: break;
   }
   std::vector<std::string_view> ops = origin_names(g, k.computes);
+  if (!k.reuse_origins.empty()) {
+    const std::vector<std::string_view> source = origin_names(g, k.reuse_origins);
+    ops.insert(ops.end(), source.begin(), source.end());
+  }
   if (k.copy) ops.push_back("clone");
   if (k.mask_bias) ops.insert(ops.end(), {"scalar_tensor", "where"});  // where(mask, 0, -inf)
   std::sort(ops.begin(), ops.end());
