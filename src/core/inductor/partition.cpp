@@ -113,12 +113,17 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
     const Node& v = g.node(id);
     if (heads_view(v) && !here.count(id) && here.count(v.inputs[0]))
       for (std::string_view a : aten_names(v)) ops.push_back(a);
-    // SDPA's query is realized as SDPA is lowered: its kernel lists SDPA among its origins.
-    if (v.op == Op::Attention) {
-      NodeId q = v.inputs[0];
-      while (op_kind(g.node(q).op) == OpKind::View && !here.count(q)) q = g.node(q).inputs[0];
-      if (here.count(q)) ops.push_back(aten_names(v).front());
-    }
+    // An operand SDPA reads as computed (not through the KV cache's write) is
+    // realized as SDPA is lowered: its kernel lists SDPA's origins, the
+    // boolean mask's conversion to a bias (scalar_tensor, where) among them.
+    if (v.op == Op::Attention)
+      for (size_t arg = 0; arg < arity(v.op); ++arg) {
+        NodeId in = v.inputs[arg];
+        while (op_kind(g.node(in).op) == OpKind::View && !here.count(in)) in = g.node(in).inputs[0];
+        if (!here.count(in) || g.node(in).op == Op::KVWrite) continue;
+        ops.push_back(aten_names(v).front());
+        if (v.inputs.size() > arity(v.op)) ops.insert(ops.end(), {"scalar_tensor", "where"});
+      }
   }
   return ops;
 }
