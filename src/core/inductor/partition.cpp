@@ -48,21 +48,26 @@ std::set<NodeId> silu_nodes(const Graph& g, const std::vector<NodeId>& computes)
   return out;
 }
 
-// A decomposed softmax computed whole among `computes`: exp(x - max x) / sum.
-// Inductor's online-softmax pass turns its max and sum into one
-// prepare_softmax_online; the graph held one aten._softmax. Returns max and sum.
-std::optional<std::pair<NodeId, NodeId>> whole_softmax(const Graph& g, const std::set<NodeId>& here) {
-  auto is = [&](NodeId id, Op op) { return here.count(id) && g.node(id).op == op; };
-  for (NodeId d : here) {
+// A decomposed softmax: exp(x - max x) / sum, one aten._softmax in PyTorch's
+// graph. Inductor's online-softmax pass computes its max and sum in one
+// prepare_softmax_online, which also computes the exp and the difference the
+// sum reads.
+struct Softmax {
+  NodeId max, sub, exp, sum, div;
+};
+std::vector<Softmax> softmaxes(const Graph& g) {
+  auto is = [&](NodeId id, Op op) { return g.node(id).op == op; };
+  std::vector<Softmax> out;
+  for (NodeId d = 0; d < static_cast<NodeId>(g.size()); ++d) {
     if (!is(d, Op::Div)) continue;
     const NodeId e = g.node(d).inputs[0], s = g.node(d).inputs[1];
     if (!is(e, Op::Exp) || !is(s, Op::Sum) || g.node(s).inputs[0] != e) continue;
     const NodeId diff = g.node(e).inputs[0];
     if (!is(diff, Op::Sub)) continue;
     const NodeId m = g.node(diff).inputs[1];
-    if (is(m, Op::Max) && g.node(m).inputs[0] == g.node(diff).inputs[0]) return std::pair{m, s};
+    if (is(m, Op::Max) && g.node(m).inputs[0] == g.node(diff).inputs[0]) out.push_back({m, diff, e, s, d});
   }
-  return std::nullopt;
+  return out;
 }
 
 // Whether `id` is attention's scale: a product by a constant of q·kᵀ, which
@@ -84,13 +89,22 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
   const std::set<NodeId> here(computes.begin(), computes.end()), silu = silu_nodes(g, computes);
   std::vector<std::string_view> ops;
   if (!silu.empty()) ops.push_back("silu");
-  const auto softmax = whole_softmax(g, here);
-  if (softmax) ops.insert(ops.end(), {"_softmax", "prepare_softmax_online"});
+  // A softmax's statistics here (whole, or a split reduction's part) are
+  // prepare_softmax_online, with the exp and difference they read unless the
+  // output is computed here too; the output (its div) is _softmax.
+  std::set<NodeId> unnamed;
+  for (const Softmax& s : softmaxes(g)) {
+    const bool stats = here.count(s.max) || here.count(s.sum), output = here.count(s.div);
+    if (stats) ops.push_back("prepare_softmax_online");
+    if (output) ops.push_back("_softmax");
+    if (stats) unnamed.insert({s.max, s.sum});
+    if (stats && !output) unnamed.insert({s.sub, s.exp});
+  }
   for (NodeId id : computes) {
     // A GEMV computed here (gpt-fast's setting): nn.Linear's matmul, its weight transposed (aten.t), its input viewed as 2-D.
     if (g.node(id).op == Op::MatMul && g.node(g.node(id).inputs[1]).op == Op::Param) ops.insert(ops.end(), {"t", "view"});
     if (scores_scale(g, id)) ops.push_back("div");
-    else if (!silu.count(id) && !(softmax && (id == softmax->first || id == softmax->second)))
+    else if (!silu.count(id) && !unnamed.count(id))
       for (std::string_view a : aten_names(g.node(id))) ops.push_back(a);
     for (NodeId in : g.node(id).inputs) {
       if (here.count(in)) continue;
@@ -137,8 +151,8 @@ std::string kernel_name(const Graph& g, const Kernel& k, int triton_index) {
     default: break;
   }
   std::vector<std::string_view> ops = origin_names(g, k.computes);
-  if (!k.reuse_origins.empty()) {
-    const std::vector<std::string_view> source = origin_names(g, k.reuse_origins);
+  if (!k.also_named_after.empty()) {
+    const std::vector<std::string_view> source = origin_names(g, k.also_named_after);
     ops.insert(ops.end(), source.begin(), source.end());
   }
   if (k.copy) ops.push_back("clone");

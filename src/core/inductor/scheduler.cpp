@@ -62,7 +62,7 @@ struct Unit {
   bool triton = true;
   bool copy = false;
   bool mask_bias = false;       // a boolean mask turned into SDPA's float bias
-  std::vector<NodeId> reuse_origins;  // a copy: see Kernel::reuse_origins
+  std::vector<NodeId> also_named_after;  // see Kernel::also_named_after
   NodeId anchor = 0;            // the node it realizes (for a copy: the view it lays out)
   std::pair<int, int> registered{0, 0};  // when lowering gives it a buffer: (program position, argument)
   std::vector<NodeId> body;     // nodes whose code it runs
@@ -342,7 +342,7 @@ class Scheduler {
       for (NodeId v : copied_views(view)) u.body.push_back(v);
       // Lowering the view the extern reads realized the source to read it again: the copy was made from its body.
       if (role(s) == Role::Pointwise && registered_[static_cast<size_t>(s)] == std::pair{pos_[static_cast<size_t>(view)], 0})
-        u.reuse_origins = realized_unit(s).body;
+        u.also_named_after = realized_unit(s).body;
       u.numel = numel_[static_cast<size_t>(view)];
       u.writes.insert(key);
       u.registered = copy_registered[view];
@@ -375,6 +375,7 @@ class Scheduler {
     combine.anchor = u.anchor;
     combine.registered = u.registered;
     combine.body = {u.anchor};
+    combine.also_named_after = u.body;
     combine.reads = {partial_key};
     combine.writes = u.writes;
     combine.numel = u.numel;
@@ -635,7 +636,7 @@ class Scheduler {
         computes.insert(unit.body.begin(), unit.body.end());
         k.copy = k.copy || unit.copy;
         k.mask_bias = k.mask_bias || unit.mask_bias;
-        k.reuse_origins.insert(k.reuse_origins.end(), unit.reuse_origins.begin(), unit.reuse_origins.end());
+        k.also_named_after.insert(k.also_named_after.end(), unit.also_named_after.begin(), unit.also_named_after.end());
       }
       k.computes.assign(computes.begin(), computes.end());
       auto node_of = [&](int64_t key) { return key < static_cast<int64_t>(g_.size()) ? static_cast<NodeId>(key) : -1; };

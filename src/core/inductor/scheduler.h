@@ -67,10 +67,11 @@ struct Kernel {
   std::vector<NodeId> writes;    // the buffers it stores
   std::vector<NodeId> reads;     // the buffers and inputs it loads
   bool copy = false;             // a clone that lays a view out for an extern call
-  // A copy whose source lowering realized to be read again by it (mark_reuse
-  // as the repeat is lowered): the nodes of that source's body, whose origins
-  // the copy's name lists though its code only loads the buffer.
-  std::vector<NodeId> reuse_origins;
+  // Nodes whose origins its name lists though its code does not compute
+  // them: a copy's source that lowering realized to be read again by it
+  // (mark_reuse as the repeat is lowered), a split reduction's first part
+  // for the kernel that combines its partial results.
+  std::vector<NodeId> also_named_after;
   bool mask_bias = false;        // a boolean mask turned into SDPA's float bias (where(mask, 0, -inf))
   int64_t read_bytes = 0, write_bytes = 0;  // HBM traffic: each buffer once; written if another kernel or the caller reads it
 };
