@@ -84,8 +84,11 @@ bool scores_scale(const Graph& g, NodeId id) {
 // decomposed SiLU as silu, a softmax as _softmax and the online softmax's
 // prepare_softmax_online), and those of the views its loads read through,
 // down to their storage: a GEMM's output is an _unsafe_view of aten.mm's 2-D
-// result, a batched matmul's a view of aten.bmm's 3-D one.
-std::vector<std::string_view> origin_names(const Graph& g, const std::vector<NodeId>& computes) {
+// result, a batched matmul's a view of aten.bmm's 3-D one. `in_triton`: the
+// nodes the partition's Triton kernels compute (a GEMV under gpt-fast's
+// setting, a norm's mean), whose loads elsewhere name them too.
+std::vector<std::string_view> origin_names(const Graph& g, const std::vector<NodeId>& computes,
+                                           const std::set<NodeId>& in_triton) {
   const std::set<NodeId> here(computes.begin(), computes.end()), silu = silu_nodes(g, computes);
   std::vector<std::string_view> ops;
   if (!silu.empty()) ops.push_back("silu");
@@ -111,8 +114,20 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
       for (; op_kind(g.node(in).op) == OpKind::View && !here.count(in); in = g.node(in).inputs[0])
         for (std::string_view a : aten_names(g.node(in))) ops.push_back(a);
       const Node& storage = g.node(in);
-      if (storage.op == Op::MatMul && !here.count(in))
+      const bool linear = storage.op == Op::MatMul && g.node(storage.inputs[1]).op == Op::Param;
+      if (here.count(in)) {
+        if (linear) ops.push_back("_unsafe_view");  // a GEMV computed here (in Triton), read through a view
+        continue;
+      }
+      if (storage.op == Op::MatMul) {
         ops.push_back(g.node(storage.inputs[1]).op == Op::Param ? "_unsafe_view" : "view");
+        if (in_triton.count(in)) ops.push_back("mm");  // a GEMV another Triton kernel computed
+      }
+      // A mean another Triton kernel reduced: its division by the row's length is done here.
+      if (storage.op == Op::Mean && in_triton.count(in)) {
+        ops.push_back("mean");
+        for (std::string_view a : aten_names(g.node(storage.inputs[0]))) ops.push_back(a);
+      }
     }
   }
   // The heads' reshape and transpose of what it computes: PyTorch's graph
@@ -143,16 +158,16 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
 }
 
 // triton_{poi|red|per}_fused_<sorted ATen ops>_<n>, or the extern call.
-std::string kernel_name(const Graph& g, const Kernel& k, int triton_index) {
+std::string kernel_name(const Graph& g, const Kernel& k, int triton_index, const std::set<NodeId>& in_triton) {
   switch (k.kind) {
     case KernelKind::Mm: return "extern_kernels.mm";
     case KernelKind::Bmm: return "extern_kernels.bmm";
     case KernelKind::Sdpa: return "torch.ops.aten._scaled_dot_product_cudnn_attention.default";
     default: break;
   }
-  std::vector<std::string_view> ops = origin_names(g, k.computes);
+  std::vector<std::string_view> ops = origin_names(g, k.computes, in_triton);
   if (!k.also_named_after.empty()) {
-    const std::vector<std::string_view> source = origin_names(g, k.also_named_after);
+    const std::vector<std::string_view> source = origin_names(g, k.also_named_after, in_triton);
     ops.insert(ops.end(), source.begin(), source.end());
   }
   if (k.copy) ops.push_back("clone");
@@ -201,14 +216,19 @@ Partition inductor_partition(PartitionId id, const Graph& traced, const Binding&
   Partition part{id, graph, {}, {}};
   int triton = 0;
   std::map<std::string, std::string> generated;  // a Triton kernel's code signature -> its name
-  for (const Kernel& ik : schedule(*graph, bind, opt)) {
+  const std::vector<Kernel> scheduled = schedule(*graph, bind, opt);
+  std::set<NodeId> in_triton;
+  for (const Kernel& ik : scheduled)
+    if (ik.kind != KernelKind::Mm && ik.kind != KernelKind::Bmm && ik.kind != KernelKind::Sdpa)
+      in_triton.insert(ik.computes.begin(), ik.computes.end());
+  for (const Kernel& ik : scheduled) {
     fl::Kernel k;
     k.kind = lecture_kind(ik.kind);
     if (ik.kind == KernelKind::Mm || ik.kind == KernelKind::Bmm || ik.kind == KernelKind::Sdpa) {
-      k.name = kernel_name(*graph, ik, 0);
+      k.name = kernel_name(*graph, ik, 0, in_triton);
     } else {
       auto [it, fresh] = generated.try_emplace(code_signature(*graph, ik));
-      if (fresh) it->second = kernel_name(*graph, ik, triton++);
+      if (fresh) it->second = kernel_name(*graph, ik, triton++, in_triton);
       k.name = it->second;  // the same code launched again keeps its name
     }
     for (NodeId id : ik.computes) {
