@@ -110,6 +110,23 @@ TEST_CASE("the lineup shows where the residual add, the RoPE, the GQA repeat and
   CHECK(cell(prefill, Origin::GqaRepeat, PartitionId::Inductor).size() == 2);  // k and v, one copy each
 }
 
+TEST_CASE("where torch.compile was measured for the configuration, the lineup sets each compiler's kernels beside the output code's") {
+  const LineupReport r = lineup_report(config(3, {{"hardware", "h200"}, {"attention", "sdpa"}, {"lang", "en"}}));
+  REQUIRE(r.measured.size() == 2);  // Inductor's default mode and gpt-fast's setting were both run at S = 4096
+  for (const LineupMeasured& m : r.measured) {
+    const auto col = std::find(std::begin(kLineupPartitions), std::end(kLineupPartitions), m.column);
+    const PartitionReport& ours = r.columns[static_cast<size_t>(col - std::begin(kLineupPartitions))];
+    CHECK(m.launches == ours.cost.kernels);
+    CHECK(m.same_names == m.launches);  // every kernel named as the one PyTorch generated at its place
+    CHECK(m.measured_graph_s > 0);
+    CHECK(m.predicted_graph_s == Approx(ours.cost.t + ours.cost.kernels * r.config.hw.graph_launch));
+    CHECK(m.text.find(m.run) != std::string::npos);
+  }
+  // Not measured: another GPU, or a size no run had.
+  CHECK(lineup_report(config(3, {{"attention", "sdpa"}})).measured.empty());
+  CHECK(lineup_report(config(3, {{"hardware", "h200"}, {"attention", "sdpa"}, {"kv_len", "5000"}})).measured.empty());
+}
+
 TEST_CASE("the lineup is of demos 2 and 3, and its JSON names each step and column by id") {
   CHECK_THROWS_AS(lineup_report(config(1, {})), ConfigError);
   const nlohmann::json j = to_json(lineup_report(config(2, {{"model", "small"}, {"lang", "en"}})));

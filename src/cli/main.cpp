@@ -249,8 +249,9 @@ int print_lineup(const Options& o) {
     }
     rows.push_back(std::move(cells));
   }
-  std::cout << render_header(r.title) << render_table(head, totals) << "\n" << render_table(steps, rows) << "\n"
-            << cost_model_note(r.config, o.lang) << "\n";
+  std::cout << render_header(r.title) << render_table(head, totals) << "\n" << render_table(steps, rows) << "\n";
+  for (const LineupMeasured& m : r.measured) std::cout << m.text << "\n";
+  std::cout << cost_model_note(r.config, o.lang) << "\n";
   return 0;
 }
 

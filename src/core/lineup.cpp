@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/demos/demos.h"
+#include "core/measured/comparison.h"
+#include "core/units.h"
 
 namespace fl {
 
@@ -68,6 +70,21 @@ LineupReport lineup_report(const AnalysisConfig& config) {
     const bool runs = std::any_of(row.begin(), row.end(), [](const std::vector<int>& ks) { return !ks.empty(); });
     if (o == Origin::None || o == Origin::Attention || !runs) continue;
     r.rows.push_back({o, std::string(tr(origin_text(o), c.lang)), std::move(row)});
+  }
+  for (size_t col = 0; col < parts.size(); ++col) {
+    const std::optional<Compiler> compiler = partition_compiler(parts[col].id);
+    if (!compiler) continue;
+    AnalysisConfig as_run = c;
+    as_run.compiler = *compiler;
+    const MeasuredRun* run = measured_run_for(as_run, decode);
+    if (!run) continue;
+    const RunComparison cmp = compare_run(*run, as_run, parts[col]);
+    LineupMeasured m{parts[col].id, run->id, cmp.measured_kernels, 0, cmp.measured_graph_s, cmp.predicted_graph_s, {}};
+    for (const KernelComparison& k : cmp.kernel_rows) m.same_names += k.name == k.launch;
+    m.text = tr(Text::LineupMeasured, c.lang,
+                {r.columns[col].name, std::to_string(m.launches), std::to_string(cmp.kernels), std::to_string(m.same_names),
+                 fmt_time(m.measured_graph_s), fmt_time(m.predicted_graph_s), fmt_fixed(cmp.graph_ratio(), 2), run->id});
+    r.measured.push_back(std::move(m));
   }
   return r;
 }

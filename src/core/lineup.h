@@ -24,12 +24,24 @@ struct LineupRow {
   std::vector<std::vector<int>> kernels;
 };
 
+// A compiler's column beside what torch.compile generated and ran on an H200
+// for the same configuration (core/measured/h200_inductor.h), where it was measured.
+struct LineupMeasured {
+  PartitionId column = PartitionId::Inductor;
+  std::string run;      // the measured run's id
+  int launches = 0;     // its kernels
+  int same_names = 0;   // of ours, those named as the measured kernel at the same place
+  double measured_graph_s = 0, predicted_graph_s = 0;  // one call replayed as a CUDA graph
+  std::string text;     // says it, localized
+};
+
 struct LineupReport {
   int demo = 2;  // 2: prefill, 3: decode
   std::string title;
   AnalysisConfig config;  // one decoder layer of it
   std::vector<PartitionReport> columns;  // in kLineupPartitions' order
   std::vector<LineupRow> rows;           // the layer's steps that run anywhere, in the layer's order
+  std::vector<LineupMeasured> measured;  // the compilers' columns measured for this configuration
 };
 
 // Demos 2 and 3 (prefill, decode) of `c`, one decoder layer (a whole model's

@@ -15,6 +15,12 @@ std::optional<PartitionId> compiler_partition(Compiler c) {
   return std::nullopt;
 }
 
+std::optional<Compiler> partition_compiler(PartitionId id) {
+  for (Compiler c : kCompilers)
+    if (compiler_partition(c) == id) return c;
+  return std::nullopt;
+}
+
 std::string_view partition_key(PartitionId id) {
   switch (id) {
     case PartitionId::Eager: return "eager";

@@ -30,6 +30,8 @@ inline constexpr PartitionId kPartitionIds[] = {PartitionId::Eager, PartitionId:
                                                 PartitionId::FusedFlash, PartitionId::Inductor, PartitionId::GptFast};
 // The partition of a compiler's kernels, shown after the lecture's four (none for the lecture's rules).
 std::optional<PartitionId> compiler_partition(Compiler c);
+// The compiler whose kernels a partition is (none for the lecture's four).
+std::optional<Compiler> partition_compiler(PartitionId id);
 
 std::string_view partition_key(PartitionId id);  // "eager", "decomposed", "fused", "fused_flash"
 // The partition's name for a layer whose attention is written in `form`:

@@ -335,12 +335,18 @@ json to_json(const LineupReport& r) {
     for (size_t i = 0; i < row.kernels.size(); ++i) cells[std::string(partition_key(r.columns[i].id))] = row.kernels[i];
     rows.push_back({{"id", origin_key(row.step)}, {"step", row.text}, {"kernels", std::move(cells)}});
   }
+  json measured = json::array();
+  for (const LineupMeasured& m : r.measured)
+    measured.push_back({{"column", partition_key(m.column)}, {"run", m.run}, {"launches", m.launches},
+                        {"same_names", m.same_names}, {"measured_graph_us", m.measured_graph_s * 1e6},
+                        {"predicted_graph_us", m.predicted_graph_s * 1e6}, {"text", m.text}});
   return {{"demo", r.demo},
           {"title", r.title},
           {"phase", r.demo == 3 ? "decode" : "prefill"},
           {"config", to_json(r.config)},
           {"columns", std::move(columns)},
-          {"rows", std::move(rows)}};
+          {"rows", std::move(rows)},
+          {"measured", std::move(measured)}};
 }
 
 }  // namespace fl

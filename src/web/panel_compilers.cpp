@@ -126,6 +126,14 @@ void draw_steps(const LineupReport& r, size_t first, size_t end, const char* id,
   ImGui::EndTable();
 }
 
+// Each compiler beside what torch.compile generated on an H200, where this configuration was measured.
+void draw_measured(const LineupReport& r) {
+  for (const LineupMeasured& m : r.measured) {
+    ImGui::TextWrapped("%s", m.text.c_str());
+    RecordShown("lineup.same_names." + std::string(partition_key(m.column)), m.same_names);
+  }
+}
+
 }  // namespace
 
 const LineupReport* ShownLineup(State& state) {
@@ -164,6 +172,7 @@ void DrawCompilersPanel(State& state) {
                 r->demo == 3 ? "fusionlab-compilers-decode" : "fusionlab-compilers-prefill", lang);
   if (!embedded) {
     draw_totals(*r, lang);
+    draw_measured(*r);
     ImGui::Spacing();
   }
   const float em = ImGui::GetFontSize();
@@ -179,6 +188,7 @@ void DrawCompilersPanel(State& state) {
   TextMuted(Tx(Ui::CompilersLegend, lang));
   if (!embedded) return;
   draw_totals(*r, lang);
+  draw_measured(*r);
   ImGui::TextWrapped("%s", Tx(Ui::CompilersIntro, lang));
 }
 

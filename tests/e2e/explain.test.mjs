@@ -339,10 +339,16 @@ test("reality check: a profile's op beside the models as the CLI computes it; th
 });
 
 test("compilers side by side: each step's kernels under every compiler as the CLI lines them up; the phase is in the link", async () => {
-  const { page, errors } = await open("view=compilers&lang=en&attention=math&phase=decode");
-  const expected = JSON.parse(execFileSync(cli, ["--demo", "3", "--lineup", "--attention", "math", "--json", "--lang", "en"], { encoding: "utf8" }));
+  const { page, errors } = await open("view=compilers&lang=en&attention=math&phase=decode&hardware=h200");
+  const expected = JSON.parse(execFileSync(cli, ["--demo", "3", "--lineup", "--attention", "math", "--hardware", "h200", "--json", "--lang", "en"], { encoding: "utf8" }));
   const shown = (await explain(page)).shown;
   for (const column of expected.columns) assert.equal(shown[`lineup.kernels.${column.id}`], column.kernels, column.id);
+  // Measured on an H200 for this configuration: every kernel named as PyTorch's output code names it.
+  assert.equal(expected.measured.length, 1);
+  for (const m of expected.measured) {
+    assert.equal(shown[`lineup.same_names.${m.column}`], m.same_names);
+    assert.equal(m.same_names, m.launches);
+  }
   // The screen reader's table: a row per step, a cell per compiler, the CLI's kernels.
   const headers = await page.$$eval("#a11y thead th", (ths) => ths.map((th) => th.textContent));
   assert.deepEqual(headers.slice(1), expected.columns.map((c) => c.name));
@@ -356,7 +362,7 @@ test("compilers side by side: each step's kernels under every compiler as the CL
   // Prefill: its radio button; the link follows.
   await click(page, "phase.prefill");
   assert.match(await page.evaluate(() => location.search), /phase=prefill/);
-  const prefill = JSON.parse(execFileSync(cli, ["--demo", "2", "--lineup", "--attention", "math", "--json"], { encoding: "utf8" }));
+  const prefill = JSON.parse(execFileSync(cli, ["--demo", "2", "--lineup", "--attention", "math", "--hardware", "h200", "--json"], { encoding: "utf8" }));
   await afterFrames(page, 2);
   assert.equal((await explain(page)).shown["lineup.kernels.inductor"], prefill.columns.find((c) => c.id === "inductor").kernels);
   assert.deepEqual(errors, []);
