@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/inductor/layout.h"
+#include "core/inductor/partition.h"
 #include "core/inductor/scheduler.h"
 #include "core/analysis.h"
 #include "core/model.h"
@@ -315,4 +316,33 @@ TEST_CASE("inductor: every value that leaves a kernel for another says why, in I
   CHECK(seen.count(Refusal::LoopsMismatch));
   CHECK(seen.count(Refusal::SplitReduction));
   CHECK(seen.count(Refusal::Output));
+}
+
+TEST_CASE("inductor: with max_fusion_size = 1 the model launches what torch.compile did with fusion off (the ablation's no_fusion row), but for freezing's one GEMM of gate and up") {
+  for (const bool decode : {false, true}) {
+    INFO((decode ? "decode" : "prefill"));
+    std::ifstream in(std::string(FUSIONLAB_DATA_DIR) + "/measured/h200-inductor/ablation.jsonl");
+    REQUIRE(in);
+    std::vector<std::string> measured;
+    for (std::string line; std::getline(in, line);) {
+      const nlohmann::json rec = nlohmann::json::parse(line);
+      if (rec["id"] == "no_fusion" && rec["phase"] == (decode ? "decode" : "prefill"))
+        measured = rec["kernel_names"].get<std::vector<std::string>>();
+    }
+    REQUIRE(measured.size() == 22);
+    // The measured run froze the weights: gate and up became one GEMM whose
+    // output SiLU·up reads in two halves (split). Ours keeps two GEMMs.
+    const auto silu = std::find_if(measured.begin(), measured.end(), [](const std::string& n) { return n.find("silu_split") != std::string::npos; });
+    REQUIRE(silu != measured.end());
+    silu->replace(silu->find("_split"), 6, "");
+    measured.insert(silu, "extern_kernels.mm");
+    const AnalysisConfig c =
+        config_from_settings({{"demo", decode ? "3" : "2"}, {"hardware", "h200"}, {"attention", "math"}}, decode ? 3 : 2);
+    inductor::Options no_fusion;
+    no_fusion.max_fusion_size = 1;
+    const Partition p = inductor::inductor_partition(PartitionId::Inductor, c.traced_graph(decode), c.binding(), c.hw, no_fusion);
+    std::vector<std::string> ours;
+    for (const Kernel& k : p.kernels) ours.push_back(k.name);
+    CHECK(ours == measured);
+  }
 }

@@ -33,7 +33,6 @@ constexpr int64_t kPersistentMaxRow = 1024;     // an inner reduction's row kept
 constexpr int64_t kPersistentMaxOtherRow = 64;  // any other reduction's (choices.py)
 constexpr int64_t kOuterSplitParts = 32;        // a GEMV over a strided axis: partial sums, as measured for p·v
 constexpr int64_t kSplitMinRow = 8192;          // rows longer than this may be reduced in two kernels
-constexpr size_t kMaxFusionSize = 64;           // max_fusion_size: nodes in one kernel
 constexpr int64_t kMinSharedBytes = 10;         // score_fusion_memory_threshold
 
 enum class Role { Source, View, Pointwise, Reduction, Extern, Mutation };
@@ -458,7 +457,7 @@ class Scheduler {
     const Group &ga = groups_[static_cast<size_t>(a)], &gb = groups_[static_cast<size_t>(b)];
     const Unit &ua = units_[static_cast<size_t>(ga.units.front())], &ub = units_[static_cast<size_t>(gb.units.front())];
     if (!ua.triton || !ub.triton) return Refusal::Extern;
-    if (ga.nodes + gb.nodes > kMaxFusionSize) return Refusal::MaxFusionSize;
+    if (ga.nodes + gb.nodes > opt_.max_fusion_size) return Refusal::MaxFusionSize;
     if (!loops_match(ga, gb)) return Refusal::LoopsMismatch;
     // A reader at other indices than the writer's would need values another program computes.
     for (int64_t w : ga.writes)

@@ -82,6 +82,9 @@ struct Options {
   // (M = 1, a decode GEMV) is a multiply and a sum, a Triton reduction that
   // takes its pointwise neighbours in, instead of a cuBLAS call.
   bool gemv_as_reduction = false;
+  // Scheduler nodes in one kernel at most (config.max_fusion_size); 1: the
+  // scheduler fuses nothing, only lowering's inlining combines ops.
+  size_t max_fusion_size = 64;
 };
 
 // `g`: a decomposed graph (after decompose, CSE, constant folding and
