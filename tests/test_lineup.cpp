@@ -101,6 +101,14 @@ TEST_CASE("the lineup shows where the residual add, the RoPE, the GQA repeat and
         cell(decode, Origin::MlpNorm, PartitionId::Inductor).front());
   CHECK(cell(decode, Origin::AttnResidual, PartitionId::Inductor) != cell(decode, Origin::OProj, PartitionId::Inductor));
   CHECK(cell(decode, Origin::AttnNorm, PartitionId::GptFast).size() > 1);  // recomputed in each GEMV that reads it
+  // The same, said: one sentence per step told, naming each compiler's kernels and what shares them.
+  const LineupReport said = lineup_report(config(3, {{"attention", "math"}, {"lang", "en"}}));
+  REQUIRE(said.observations.size() == std::size(kLineupTold));
+  CHECK(said.observations[0].id == "where_attn_residual");
+  const std::string& residual = said.observations[0].text;
+  CHECK(residual.find("the lecture's rules, kernel " + std::to_string(cell(decode, Origin::AttnResidual, PartitionId::FusedFlash).front()) +
+                      " with o projection") != std::string::npos);
+  CHECK(residual.find("RMSNorm before the MLP") != std::string::npos);
   // Prefill, math: eager runs RoPE as four kernels per tensor; every fusing
   // compiler in fewer; Inductor materialises the GQA repeat, the lecture's rules read it in place.
   const LineupReport prefill = lineup_report(config(2, {{"attention", "math"}}));

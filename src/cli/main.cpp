@@ -251,7 +251,7 @@ int print_lineup(const Options& o) {
   }
   std::cout << render_header(r.title) << render_table(head, totals) << "\n" << render_table(steps, rows) << "\n";
   for (const LineupMeasured& m : r.measured) std::cout << m.text << "\n";
-  std::cout << cost_model_note(r.config, o.lang) << "\n";
+  std::cout << cost_model_note(r.config, o.lang) << "\n" << observations(r.observations, o.lang);
   return 0;
 }
 

@@ -41,6 +41,60 @@ std::vector<Origin> kernel_steps(const Graph& g, const std::vector<Kernel>& kern
   return out;
 }
 
+Text lineup_column_text(PartitionId id) {
+  switch (id) {
+    case PartitionId::Eager: return Text::LineupColEager;
+    case PartitionId::Inductor: return Text::LineupColInductor;
+    case PartitionId::GptFast: return Text::LineupColGptFast;
+    default: return Text::LineupColLecture;  // the lecture's rules: its best partition
+  }
+}
+
+namespace {
+
+// "RMSNorm before the MLP and residual add after the MLP": the other steps kernel `k` of column `col` does.
+std::string companions(const LineupReport& r, size_t col, int k, Origin step, Lang l) {
+  std::vector<std::string> others;
+  for (const LineupRow& row : r.rows)
+    if (row.step != step && std::find(row.kernels[col].begin(), row.kernels[col].end(), k) != row.kernels[col].end())
+      others.push_back(row.text);
+  std::string out;
+  for (size_t i = 0; i < others.size(); ++i)
+    out.append(i == 0 ? "" : l == Lang::Zh ? "、" : i + 1 == others.size() ? std::string(tr(Text::ListAnd, l)) : ", ")
+        .append(others[i]);
+  return out;
+}
+
+// Where `row`'s step went under each column, in one sentence.
+Observation where_it_went(const LineupReport& r, const LineupRow& row, Lang l) {
+  std::string places;
+  for (size_t col = 0; col < row.kernels.size(); ++col) {
+    const std::vector<int>& ks = row.kernels[col];
+    std::string where;
+    if (ks.empty()) {
+      where = tr(Text::LineupWhereNone, l);
+    } else if (ks.size() == 1) {
+      const std::string with = companions(r, col, ks.front(), row.step, l);
+      where = with.empty() ? tr(Text::LineupWhereOwn, l, {std::to_string(ks.front())})
+                           : tr(Text::LineupWhereWith, l, {std::to_string(ks.front()), with});
+    } else {
+      std::string each;
+      for (int k : ks) {
+        const std::string with = companions(r, col, k, row.step, l);
+        each.append(each.empty() ? "" : (l == Lang::Zh ? "，" : ", "))
+            .append(with.empty() ? tr(Text::LineupWhereSeveralOwn, l, {std::to_string(k)})
+                                 : tr(Text::LineupWhereSeveralWith, l, {std::to_string(k), with}));
+      }
+      where = tr(Text::LineupWhereSeveral, l, {std::to_string(ks.size()), each});
+    }
+    places.append(places.empty() ? "" : (l == Lang::Zh ? "；" : "; "))
+        .append(tr(Text::LineupWhereIn, l, {std::string(tr(lineup_column_text(r.columns[col].id), l)), where}));
+  }
+  return {"where_" + std::string(origin_key(row.step)), tr(Text::LineupWhere, l, {row.text, places})};
+}
+
+}  // namespace
+
 LineupReport lineup_report(const AnalysisConfig& config) {
   if (config.demo != 2 && config.demo != 3)
     throw ConfigError("demo", Text::ErrLineupDemo, {std::to_string(config.demo)});
@@ -86,6 +140,9 @@ LineupReport lineup_report(const AnalysisConfig& config) {
                  fmt_time(m.measured_graph_s), fmt_time(m.predicted_graph_s), fmt_fixed(cmp.graph_ratio(), 2), run->id});
     r.measured.push_back(std::move(m));
   }
+  for (Origin step : kLineupTold)
+    for (const LineupRow& row : r.rows)
+      if (row.step == step) r.observations.push_back(where_it_went(r, row, c.lang));
   return r;
 }
 

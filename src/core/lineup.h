@@ -11,6 +11,13 @@
 
 namespace fl {
 
+// A column's short name: eager, the lecture's rules, Inductor, gpt-fast.
+Text lineup_column_text(PartitionId id);
+
+// The steps the lineup says in words where they went under each compiler:
+// the residual add after attention, RoPE on k, the GQA repeat, SiLU.
+inline constexpr Origin kLineupTold[] = {Origin::AttnResidual, Origin::KRope, Origin::GqaRepeat, Origin::Silu};
+
 // The partitions lined up: eager PyTorch, the lecture's rules (its best
 // partition), and the compilers modelled (core/inductor).
 inline constexpr PartitionId kLineupPartitions[] = {PartitionId::Eager, PartitionId::FusedFlash, PartitionId::Inductor,
@@ -42,6 +49,9 @@ struct LineupReport {
   std::vector<PartitionReport> columns;  // in kLineupPartitions' order
   std::vector<LineupRow> rows;           // the layer's steps that run anywhere, in the layer's order
   std::vector<LineupMeasured> measured;  // the compilers' columns measured for this configuration
+  // Where each step of kLineupTold went under each compiler, computed from
+  // the rows (id "where_<step>", e.g. "where_attn_residual").
+  std::vector<Observation> observations;
 };
 
 // Demos 2 and 3 (prefill, decode) of `c`, one decoder layer (a whole model's

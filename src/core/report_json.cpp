@@ -346,7 +346,8 @@ json to_json(const LineupReport& r) {
           {"config", to_json(r.config)},
           {"columns", std::move(columns)},
           {"rows", std::move(rows)},
-          {"measured", std::move(measured)}};
+          {"measured", std::move(measured)},
+          {"observations", to_json(r.observations)}};
 }
 
 }  // namespace fl

@@ -23,16 +23,6 @@ std::string kernels_text(const std::vector<int>& ks) {
   return out;
 }
 
-// A column's short name, for the steps' table's header.
-Ui column_name(PartitionId id) {
-  switch (id) {
-    case PartitionId::Eager: return Ui::CompilersColEager;
-    case PartitionId::Inductor: return Ui::CompilersColInductor;
-    case PartitionId::GptFast: return Ui::CompilersColGptFast;
-    default: return Ui::CompilersColLecture;  // the lecture's rules: its best partition
-  }
-}
-
 std::string lineup_csv(const LineupReport& r) {
   std::vector<std::string> head{"step", "text"};
   for (const PartitionReport& p : r.columns) head.push_back(std::string(partition_key(p.id)));
@@ -88,7 +78,7 @@ void draw_steps(const LineupReport& r, size_t first, size_t end, const char* id,
   const WideTable table = BeginWideTable(id, columns, flags, static_cast<int>(end - first), em * min_width, em * 11, 1);
   if (!table.open) return;
   ImGui::TableSetupColumn(Tx(Ui::CompilersStep, lang), ImGuiTableColumnFlags_WidthFixed, table.text_width);
-  for (const PartitionReport& p : r.columns) ImGui::TableSetupColumn(Tx(column_name(p.id), lang));
+  for (const PartitionReport& p : r.columns) ImGui::TableSetupColumn(Tx(lineup_column_text(p.id), lang));
   std::vector<std::optional<Ui>> help(static_cast<size_t>(columns), Ui::HelpCompilersCell);
   help[0] = Ui::HelpCompilersStep;
   TableHeadersWithHelp(help, lang);
@@ -184,7 +174,9 @@ void DrawCompilersPanel(State& state) {
   } else {
     draw_steps(*r, 0, r->rows.size(), "lineup.steps", 26, lang);
   }
+  if (!embedded) DrawObservations(r->observations, lang);
   if (!BeginDetails(lang)) return;
+  if (embedded) DrawObservations(r->observations, lang);
   TextMuted(Tx(Ui::CompilersLegend, lang));
   if (!embedded) return;
   draw_totals(*r, lang);
