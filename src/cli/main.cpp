@@ -242,11 +242,7 @@ int print_lineup(const Options& o) {
   std::vector<std::vector<std::string>> rows;
   for (const LineupRow& row : r.rows) {
     std::vector<std::string> cells{row.text};
-    for (const std::vector<int>& ks : row.kernels) {
-      std::string cell;
-      for (int k : ks) cell.append(cell.empty() ? "" : ", ").append(std::to_string(k));
-      cells.push_back(cell.empty() ? T(Text::LineupNone, o.lang) : cell);
-    }
+    for (const std::vector<int>& ks : row.kernels) cells.push_back(lineup_cell(ks, o.lang));
     rows.push_back(std::move(cells));
   }
   std::cout << render_header(r.title) << render_table(head, totals) << "\n" << render_table(steps, rows) << "\n";

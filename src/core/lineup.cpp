@@ -50,6 +50,13 @@ Text lineup_column_text(PartitionId id) {
   }
 }
 
+std::string lineup_cell(const std::vector<int>& kernels, Lang l) {
+  if (kernels.empty()) return std::string(tr(Text::LineupNone, l));
+  std::string out;
+  for (int k : kernels) out.append(out.empty() ? "" : ", ").append(std::to_string(k));
+  return out;
+}
+
 namespace {
 
 // "RMSNorm before the MLP and residual add after the MLP": the other steps kernel `k` of column `col` does.

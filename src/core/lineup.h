@@ -13,6 +13,8 @@ namespace fl {
 
 // A column's short name: eager, the lecture's rules, Inductor, gpt-fast.
 Text lineup_column_text(PartitionId id);
+// A step's kernels in one column as a table shows them: "13, 18", or "—" for none.
+std::string lineup_cell(const std::vector<int>& kernels, Lang l);
 
 // The steps the lineup says in words where they went under each compiler:
 // the residual add after attention, RoPE on k, the GQA repeat, SiLU.

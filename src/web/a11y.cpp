@@ -83,15 +83,11 @@ TextTable reality_table(const RealityReport& r, const ExplainState& e, const std
 
 // The compilers view: each step of the layer and the kernels that compute it under each compiler.
 TextTable lineup_table(const LineupReport& r, Lang lang) {
-  TextTable t{r.title, {Tx(Ui::CompilersStep, lang)}, {}};
+  TextTable t{r.title, {Tx(Text::LineupStep, lang)}, {}};
   for (const PartitionReport& p : r.columns) t.headers.push_back(p.name);
   for (const LineupRow& row : r.rows) {
     std::vector<std::string> cells{row.text};
-    for (const std::vector<int>& ks : row.kernels) {
-      std::string cell;
-      for (int k : ks) cell.append(cell.empty() ? "" : ", ").append(std::to_string(k));
-      cells.push_back(cell.empty() ? Tx(Ui::CompilersNone, lang) : cell);
-    }
+    for (const std::vector<int>& ks : row.kernels) cells.push_back(lineup_cell(ks, lang));
     t.rows.push_back(std::move(cells));
   }
   return t;

@@ -16,20 +16,13 @@ namespace fl::web {
 
 namespace {
 
-// "3" or "13, 18": a step's kernels in one column.
-std::string kernels_text(const std::vector<int>& ks) {
-  std::string out;
-  for (int k : ks) out.append(out.empty() ? "" : ", ").append(std::to_string(k));
-  return out;
-}
-
 std::string lineup_csv(const LineupReport& r) {
   std::vector<std::string> head{"step", "text"};
   for (const PartitionReport& p : r.columns) head.push_back(std::string(partition_key(p.id)));
   std::string out = CsvRow(head);
   for (const LineupRow& row : r.rows) {
     std::vector<std::string> cells{std::string(origin_key(row.step)), row.text};
-    for (const std::vector<int>& ks : row.kernels) cells.push_back(kernels_text(ks));
+    for (const std::vector<int>& ks : row.kernels) cells.push_back(ks.empty() ? "" : lineup_cell(ks, Lang::En));  // none: an empty cell
     out += CsvRow(cells);
   }
   return out;
@@ -77,7 +70,7 @@ void draw_steps(const LineupReport& r, size_t first, size_t end, const char* id,
   const int columns = 1 + static_cast<int>(r.columns.size());
   const WideTable table = BeginWideTable(id, columns, flags, static_cast<int>(end - first), em * min_width, em * 11, 1);
   if (!table.open) return;
-  ImGui::TableSetupColumn(Tx(Ui::CompilersStep, lang), ImGuiTableColumnFlags_WidthFixed, table.text_width);
+  ImGui::TableSetupColumn(Tx(Text::LineupStep, lang), ImGuiTableColumnFlags_WidthFixed, table.text_width);
   for (const PartitionReport& p : r.columns) ImGui::TableSetupColumn(Tx(lineup_column_text(p.id), lang));
   std::vector<std::optional<Ui>> help(static_cast<size_t>(columns), Ui::HelpCompilersCell);
   help[0] = Ui::HelpCompilersStep;
@@ -91,14 +84,14 @@ void draw_steps(const LineupReport& r, size_t first, size_t end, const char* id,
       ImGui::TableNextColumn();
       const std::vector<int>& ks = row.kernels[col];
       if (ks.empty()) {
-        TextMuted(Tx(Ui::CompilersNone, lang));
+        TextMuted(lineup_cell(ks, lang));
         continue;
       }
       // The column's colour, lighter and darker by the first kernel's parity:
       // a run of rows in one kernel reads as one block.
       const ImU32 alpha = ks.front() % 2 ? 0x55u : 0x28u;
       ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, (PartitionColor(r.columns[col].id) & 0x00FFFFFFu) | (alpha << 24));
-      ImGui::TextUnformatted(kernels_text(ks).c_str());
+      ImGui::TextUnformatted(lineup_cell(ks, lang).c_str());
       if (i == 0) RecordWidget("lineup.first." + std::string(partition_key(r.columns[col].id)));  // for tests to hover
       if (ImGui::IsItemHovered()) {
         const PartitionReport& p = r.columns[col];
