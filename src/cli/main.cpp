@@ -388,7 +388,10 @@ int run(const std::vector<std::string>& args) {
       std::cout << to_json(r).dump() << "\n";
     } else {
       std::vector<std::vector<std::string>> rows;
-      for (const OurAblationRow& row : r.rows) rows.push_back({row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)});
+      for (const OurAblationRow& row : r.rows) {
+        if (row.not_modelled.empty()) rows.push_back({row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)});
+        else rows.push_back({row.setting + " (" + row.not_modelled + ")", "—", "—"});
+      }
       std::cout << render_header(r.title) << render_table(r.columns, rows) << "\n"
                 << cost_model_note(c, o.lang) << "\n";
     }

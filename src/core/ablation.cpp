@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "core/inductor/partition.h"
 #include "core/passes/passes.h"
 #include "core/pipeline.h"
 
@@ -11,7 +12,7 @@ namespace {
 
 std::vector<AblationEntry> settings() {
   auto off = [](std::string_view id, Text t, auto turn_off) {
-    AblationEntry e{id, t, {}};
+    AblationEntry e{id, t, std::nullopt, {}};
     turn_off(e.switches);
     return e;
   };
@@ -64,10 +65,55 @@ void cost_phase(const AnalysisConfig& c, bool decode, std::vector<AblationEntry>
     }
 }
 
+// Table 4's rows for torch.compile under the Inductor model.
+std::vector<AblationEntry> inductor_settings() {
+  auto row = [](std::string_view id, Text t, std::optional<Text> why_not = std::nullopt) {
+    return AblationEntry{id, t, why_not, {}};
+  };
+  AblationEntry no_graphs = row("no_cudagraphs", Text::AblNoCudaGraphs);
+  no_graphs.switches.cuda_graphs = false;
+  AblationEntry no_fusion = row("no_fusion", Text::AblNoFusion);
+  no_fusion.switches.fusion = false;
+  return {row("all", Text::AblInductorAll),
+          row("no_loop_reordering", Text::AblNoReorder, Text::AblNotModelledReorder),
+          row("no_templates", Text::AblNoTemplates, Text::AblNotModelledTemplates),
+          row("no_freezing", Text::AblNoFreezing, Text::AblNotModelledFreezing),
+          row("no_pattern_matching", Text::AblNoPatterns, Text::AblNotModelledPatterns),
+          no_graphs,
+          no_fusion,
+          row("no_inlining", Text::AblNoInlining, Text::AblNotModelledInlining),
+          row("no_fusion_inlining", Text::AblNoFusionInlining, Text::AblNotModelledInlining)};
+}
+
+// The modelled rows of one phase: Inductor's kernels (fusion off: at most one
+// scheduler node a kernel), replayed as a CUDA graph or launched one by one.
+void cost_inductor_phase(const AnalysisConfig& c, bool decode, std::vector<AblationEntry>& entries) {
+  const Graph traced = c.traced_graph(decode);
+  const Binding bind = c.binding();
+  const double eager = graph_cost(fuse(traced, {false}, bind), c.hw).t_total;
+  for (AblationEntry& e : entries) {
+    if (e.not_modelled) continue;
+    inductor::Options opt;
+    if (!e.switches.fusion) opt.max_fusion_size = 1;
+    Hardware hw = c.hw;
+    hw.launch = e.switches.cuda_graphs ? c.hw.graph_launch : c.hw.launch;
+    const GraphCost cost = inductor::inductor_partition(PartitionId::Inductor, traced, bind, hw, opt).cost;
+    (decode ? e.decode_speedup : e.prefill_speedup) = eager / cost.t_total;
+    (decode ? e.decode_kernels : e.prefill_kernels) = cost.kernels;
+    (decode ? e.decode_bytes : e.prefill_bytes) = cost.bytes;
+  }
+}
+
 }  // namespace
 
 std::vector<AblationEntry> run_ablation(const AnalysisConfig& c) {
   validate(c);
+  if (c.shown_compiler() == Compiler::Inductor) {
+    std::vector<AblationEntry> out = inductor_settings();
+    cost_inductor_phase(c, false, out);
+    cost_inductor_phase(c, true, out);
+    return out;
+  }
   std::vector<AblationEntry> out = settings();
   cost_phase(c, false, out);
   cost_phase(c, true, out);

@@ -4,6 +4,7 @@
 // by one), for the current model in prefill and in decode.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct AblationSwitches {
 struct AblationEntry {
   std::string_view id;  // stable, for JSON and CSV readers: "no_fusion"
   Text setting;
+  std::optional<Text> not_modelled;  // why the model cannot compute this row (the speed-ups stay 0)
   AblationSwitches switches;
   double prefill_speedup = 0, decode_speedup = 0;
   int prefill_kernels = 0, decode_kernels = 0;
@@ -26,6 +28,10 @@ struct AblationEntry {
 };
 
 // The settings in the paper's order: all, one switch off at a time, fusion and inlining off.
+// Under the Inductor model (c.shown_compiler(): `--ablation --compiler
+// inductor`), the paper's own rows for torch.compile: all (its default mode
+// replayed as a CUDA graph), each of its switches off, those the model has
+// computed (CUDA graphs; fusion: max_fusion_size = 1), the others listed with why not.
 std::vector<AblationEntry> run_ablation(const AnalysisConfig& c);
 
 }  // namespace fl

@@ -135,6 +135,7 @@ struct PaperAblationRow {
 // Our compiler with one switch off: speed-up over eager, kernels and bytes, per phase.
 struct OurAblationRow {
   std::string id, setting;
+  std::string not_modelled;  // why the model cannot compute the row; empty for a computed one
   double prefill = 0, decode = 0;
   int prefill_kernels = 0, decode_kernels = 0;
   int64_t prefill_bytes = 0, decode_bytes = 0;

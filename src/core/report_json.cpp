@@ -193,7 +193,11 @@ void append_json(std::string& out, const KernelsReport& r) {
 
 json to_json(const OurAblationReport& r) {
   json rows = json::array();
-  for (const OurAblationRow& o : r.rows)
+  for (const OurAblationRow& o : r.rows) {
+    if (!o.not_modelled.empty()) {  // a row the model cannot compute: listed, with why
+      rows.push_back({{"id", o.id}, {"setting", o.setting}, {"prefill", nullptr}, {"decode", nullptr}, {"not_modelled", o.not_modelled}});
+      continue;
+    }
     rows.push_back({{"id", o.id},
                     {"setting", o.setting},
                     {"prefill", o.prefill},
@@ -202,6 +206,7 @@ json to_json(const OurAblationReport& r) {
                     {"decode_kernels", o.decode_kernels},
                     {"prefill_bytes", o.prefill_bytes},
                     {"decode_bytes", o.decode_bytes}});
+  }
   return {{"title", r.title}, {"columns", r.columns}, {"rows", std::move(rows)}};
 }
 

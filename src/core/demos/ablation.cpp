@@ -59,11 +59,14 @@ OurAblationReport our_ablation_report(const AnalysisConfig& c) {
   for (const AblationEntry& e : run_ablation(c)) {
     std::string name = e.setting == Text::OurNoCudaGraphs ? tr(e.setting, L, {fmt_time(c.hw.launch), fmt_time(c.hw.graph_launch)})
                                                           : std::string(tr(e.setting, L));
-    r.rows.push_back({std::string(e.id), std::move(name), e.prefill_speedup, e.decode_speedup, e.prefill_kernels,
-                      e.decode_kernels, e.prefill_bytes, e.decode_bytes});
+    r.rows.push_back({std::string(e.id), std::move(name), e.not_modelled ? std::string(tr(*e.not_modelled, L)) : "",
+                      e.prefill_speedup, e.decode_speedup, e.prefill_kernels, e.decode_kernels, e.prefill_bytes,
+                      e.decode_bytes});
   }
-  r.title = tr(Text::OurAblationTitle, L, {workload_name(c, L), fmt_count(static_cast<double>(c.tokens)), fmt_count(static_cast<double>(c.kv_len))});
-  r.columns = {std::string(tr(Text::ColOurSetting, L)), std::string(tr(Text::ColPrefill, L)), std::string(tr(Text::ColDecode, L))};
+  const bool inductor = c.shown_compiler() == Compiler::Inductor;
+  r.title = tr(inductor ? Text::InductorAblationTitle : Text::OurAblationTitle, L, {workload_name(c, L), fmt_count(static_cast<double>(c.tokens)), fmt_count(static_cast<double>(c.kv_len))});
+  r.columns = {std::string(tr(inductor ? Text::ColSetting : Text::ColOurSetting, L)), std::string(tr(Text::ColPrefill, L)),
+               std::string(tr(Text::ColDecode, L))};
   return r;
 }
 
