@@ -3,10 +3,7 @@
 namespace fl {
 
 namespace {
-struct Entry {
-  std::string_view zh, en;
-};
-constexpr Entry kTable[] = {
+constexpr Bilingual kTable[] = {
 #define FL_TEXT(id, zh, en) {zh, en},
 #include "core/text.inc"
 #undef FL_TEXT
@@ -15,8 +12,7 @@ static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(Text::Co
 }  // namespace
 
 std::string_view tr(Text id, Lang lang) {
-  const Entry& e = kTable[static_cast<size_t>(id)];
-  return lang == Lang::Zh ? e.zh : e.en;
+  return kTable[static_cast<size_t>(id)].in(lang);
 }
 
 std::string format(std::string_view pattern, const std::vector<std::string>& args) {

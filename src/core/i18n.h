@@ -27,6 +27,12 @@ enum class Text {
 
 std::string_view tr(Text id, Lang lang);
 
+// One row of a string table (this one, the page's): the string in each language.
+struct Bilingual {
+  std::string_view zh, en;
+  constexpr std::string_view in(Lang lang) const { return lang == Lang::Zh ? zh : en; }
+};
+
 // Replaces {0}, {1}, ... in `pattern` with args.
 std::string format(std::string_view pattern, const std::vector<std::string>& args);
 inline std::string tr(Text id, Lang lang, const std::vector<std::string>& args) { return format(tr(id, lang), args); }

@@ -3,10 +3,7 @@
 namespace fl {
 
 namespace {
-struct Entry {
-  std::string_view zh, en;
-};
-constexpr Entry kTable[] = {
+constexpr Bilingual kTable[] = {
 #define FL_TEXT(id, zh, en) {zh, en},
 #include "page/page_text.inc"
 #undef FL_TEXT
@@ -15,8 +12,7 @@ static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(Ui::Coun
 }  // namespace
 
 std::string_view tr(Ui id, Lang lang) {
-  const Entry& e = kTable[static_cast<size_t>(id)];
-  return lang == Lang::Zh ? e.zh : e.en;
+  return kTable[static_cast<size_t>(id)].in(lang);
 }
 
 }  // namespace fl
