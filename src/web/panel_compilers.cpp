@@ -75,6 +75,10 @@ void draw_steps(const LineupReport& r, size_t first, size_t end, const char* id,
   std::vector<std::optional<Ui>> help(static_cast<size_t>(columns), Ui::HelpCompilersCell);
   help[0] = Ui::HelpCompilersStep;
   TableHeadersWithHelp(help, lang);
+  // Per column, the shade flips where the kernels change from the row above:
+  // a kernel's run of rows is one block, and two neighbouring kernels never share a shade.
+  std::vector<const std::vector<int>*> above(r.columns.size(), nullptr);
+  std::vector<bool> darker(r.columns.size(), false);
   for (size_t i = first; i < end; ++i) {
     const LineupRow& row = r.rows[i];
     ImGui::TableNextRow();
@@ -83,13 +87,13 @@ void draw_steps(const LineupReport& r, size_t first, size_t end, const char* id,
     for (size_t col = 0; col < row.kernels.size(); ++col) {
       ImGui::TableNextColumn();
       const std::vector<int>& ks = row.kernels[col];
+      if (above[col] && *above[col] != ks) darker[col] = !darker[col];
+      above[col] = &ks;
       if (ks.empty()) {
         TextMuted(lineup_cell(ks, lang));
         continue;
       }
-      // The column's colour, lighter and darker by the first kernel's parity:
-      // a run of rows in one kernel reads as one block.
-      const ImU32 alpha = ks.front() % 2 ? 0x55u : 0x28u;
+      const ImU32 alpha = darker[col] ? 0x55u : 0x28u;
       ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, (PartitionColor(r.columns[col].id) & 0x00FFFFFFu) | (alpha << 24));
       ImGui::TextUnformatted(lineup_cell(ks, lang).c_str());
       if (i == 0) RecordWidget("lineup.first." + std::string(partition_key(r.columns[col].id)));  // for tests to hover
