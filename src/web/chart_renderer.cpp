@@ -28,16 +28,38 @@ GLuint compile(GLenum type, const char* source) {
   GLuint shader = glCreateShader(type);
   glShaderSource(shader, 1, &source, nullptr);
   glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024];
-    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-    std::fprintf(stderr, "chart shader: %s\n", log);
-    glDeleteShader(shader);
-    return 0;
-  }
   return shader;
+}
+
+// Starts compiling and linking a program without asking how it went: every
+// status query waits for the GPU process, so Init asks once, after all are sent.
+GLuint start_program(const char* vertex, const char* fragment) {
+  GLuint program = glCreateProgram();
+  GLuint vs = compile(GL_VERTEX_SHADER, vertex);
+  GLuint fs = compile(GL_FRAGMENT_SHADER, fragment);
+  glAttachShader(program, vs);
+  glAttachShader(program, fs);
+  glLinkProgram(program);
+  return program;
+}
+
+// Whether the program linked; if not, its shaders' logs on stderr.
+bool finish_program(GLuint program, const char* name) {
+  GLuint shaders[2];
+  GLsizei count = 0;
+  glGetAttachedShaders(program, 2, &count, shaders);
+  GLint ok = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  for (GLsizei i = 0; i < count; ++i) {
+    if (!ok) {
+      char log[1024] = "";
+      glGetShaderInfoLog(shaders[i], sizeof log, nullptr, log);
+      std::fprintf(stderr, "%s shader: %s\n", name, log);
+    }
+    glDeleteShader(shaders[i]);  // the program keeps what it linked
+  }
+  if (!ok) std::fprintf(stderr, "%s shader: link failed\n", name);
+  return ok != 0;
 }
 
 }  // namespace
@@ -64,21 +86,11 @@ ChartRenderer::~ChartRenderer() {
 }
 
 bool ChartRenderer::Init() {
-  GLuint vs = compile(GL_VERTEX_SHADER, shaders::kQuadVert);
-  GLuint fs = compile(GL_FRAGMENT_SHADER, shaders::kQuadFrag);
-  if (!vs || !fs) return false;
-  program_ = glCreateProgram();
-  glAttachShader(program_, vs);
-  glAttachShader(program_, fs);
-  glLinkProgram(program_);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    std::fprintf(stderr, "chart shader: link failed\n");
-    return false;
-  }
+  program_ = start_program(shaders::kQuadVert, shaders::kQuadFrag);
+  segment_program_ = start_program(shaders::kSegmentVert, shaders::kSegmentFrag);
+  const bool quads_linked = finish_program(program_, "chart");
+  const bool segments_linked = finish_program(segment_program_, "segment");
+  if (!quads_linked || !segments_linked) return false;
   viewport_uniform_ = glGetUniformLocation(program_, "u_viewport");
 
   glGenVertexArrays(1, &vertex_array_);
@@ -107,20 +119,6 @@ bool ChartRenderer::Init() {
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 
   // Line segments: their own program, sharing the unit quad.
-  GLuint svs = compile(GL_VERTEX_SHADER, shaders::kSegmentVert);
-  GLuint sfs = compile(GL_FRAGMENT_SHADER, shaders::kSegmentFrag);
-  if (!svs || !sfs) return false;
-  segment_program_ = glCreateProgram();
-  glAttachShader(segment_program_, svs);
-  glAttachShader(segment_program_, sfs);
-  glLinkProgram(segment_program_);
-  glDeleteShader(svs);
-  glDeleteShader(sfs);
-  glGetProgramiv(segment_program_, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    std::fprintf(stderr, "segment shader: link failed\n");
-    return false;
-  }
   segment_viewport_uniform_ = glGetUniformLocation(segment_program_, "u_viewport");
   glGenVertexArrays(1, &segment_vertex_array_);
   glBindVertexArray(segment_vertex_array_);

@@ -22,6 +22,7 @@ EM_JS(char*, js_url_query, (), {
 
 EM_JS(void, js_replace_url_query, (const char* query), {
   const q = UTF8ToString(query);
+  if (window.location.search === (q ? "?" + q : "")) return;  // unchanged: history untouched
   const url = window.location.pathname + (q ? "?" + q : "") + window.location.hash;
   try {
     window.history.replaceState(null, "", url);
