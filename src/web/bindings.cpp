@@ -3,22 +3,21 @@
 // forbids). Every call takes and returns JSON text; web/fusionlab.js parses
 // the reply and turns {"error": ..., "field": ...} into a thrown JS Error, so
 // no C++ exception ever crosses into JavaScript.
-#include "web/bindings.h"
-
 #include <emscripten/bind.h>
 
 #include <algorithm>
 #include <exception>
 
 #include "core/sweep.h"
+#include "web/page_context.h"
 
 namespace fl::web {
 
 namespace {
 
-State* g_state = nullptr;
-
 using nlohmann::json;
+
+State& state() { return Page().state; }
 
 std::string error_reply(const std::string& message, const std::string& field = "") {
   json reply{{"error", message}};
@@ -69,13 +68,13 @@ std::string sweep_json_call(const std::string& text) {
   }
 }
 
-std::string get_state_json() { return json{{"result", PairsJson(SettingsPairs(g_state->settings))}}.dump(); }
+std::string get_state_json() { return json{{"result", PairsJson(SettingsPairs(state().settings))}}.dump(); }
 
 // setState(state): all keys or none; the page recomputes on its next frame.
 std::string set_state_json(const std::string& state_text) {
   try {
-    ApplySettings(g_state->settings, JsonPairs(parse_object(state_text)));
-    (ViewDemo(g_state->settings.view) == 1 ? g_state->kernels_error : g_state->layer_error) = {};
+    ApplySettings(state().settings, JsonPairs(parse_object(state_text)));
+    (ViewDemo(state().settings.view) == 1 ? state().kernels_error : state().layer_error) = {};
     return json{{"result", nullptr}}.dump();
   } catch (const ConfigError& e) {
     return error_reply("setState: " + std::string(e.what()), ErrorOf(e, Lang::En).field);
@@ -91,29 +90,29 @@ std::string type_number_json(const std::string& text) {
   const json typed = parse_object(text);
   const std::string key = typed.value("key", ""), value = typed.value("text", "");
   if (!find_number_range(key)) return error_reply("typeNumber: not a number's key: " + key);
-  EditConfig(*g_state, {{key, value}});
-  const InputError& error = ActiveError(*g_state);
+  EditConfig(state(), {{key, value}});
+  const InputError& error = ActiveError(state());
   return json{{"result", {{"error", error.field == key ? error.message : ""}}}}.dump();
 }
 
 // For the tests: the next frame throws, as a bug in a panel would.
 std::string throw_next_frame(const std::string& text) {
   json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  g_state->throw_next_frame = message.is_string() && !message.get<std::string>().empty() ? message.get<std::string>()
+  state().throw_next_frame = message.is_string() && !message.get<std::string>().empty() ? message.get<std::string>()
                                                                                         : "test exception";
   return json{{"result", nullptr}}.dump();
 }
 
 // What the page shows as messages: the URL's ignored values, the refused input.
 std::string messages_json() {
-  const InputError& error = ActiveError(*g_state);
-  return json{{"result", {{"url_warning", g_state->url_warning}, {"error", error.message}, {"field", error.field}}}}.dump();
+  const InputError& error = ActiveError(state());
+  return json{{"result", {{"url_warning", state().url_warning}, {"error", error.message}, {"field", error.field}}}}.dump();
 }
 
 // Every call: an error reply before the first frame or on any exception.
 template <std::string (*Call)(const std::string&)>
 std::string guarded_call(const std::string& argument) {
-  if (!g_state) return error_reply("fusionlab: not ready yet (await fusionlab.ready)");
+  if (!BoundPage()) return error_reply("fusionlab: not ready yet (await fusionlab.ready)");
   try {
     return Call(argument);
   } catch (const std::exception& e) {
@@ -125,9 +124,6 @@ std::string get_state(const std::string&) { return get_state_json(); }
 std::string messages(const std::string&) { return messages_json(); }
 
 }  // namespace
-
-void BindApi(State& state) { g_state = &state; }
-State* BoundState() { return g_state; }
 
 EMSCRIPTEN_BINDINGS(fusionlab_api) {
   emscripten::function("apiAnalyze", &guarded_call<analyze_json>);

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdio>
 
+#include "web/page_context.h"
+
 #include "shaders.h"  // generated from shaders/*.vert, *.frag by cmake/Web.cmake
 
 namespace fl::web {
@@ -216,21 +218,19 @@ ImTextureID ChartRenderer::Render(ImGuiID id, int width, int height, ImU32 backg
   return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(t.texture));
 }
 
-namespace {
-std::unique_ptr<ChartRenderer> g_charts;
-}  // namespace
-
 ChartRenderer& Charts() {
-  if (!g_charts) {
-    g_charts = std::make_unique<ChartRenderer>();
-    g_charts->Init();
+  std::unique_ptr<ChartRenderer>& charts = Page().charts;
+  if (!charts) {
+    charts = std::make_unique<ChartRenderer>();
+    charts->Init();
   }
-  return *g_charts;
+  return *charts;
 }
 
 void ChartsLostContext() {
-  if (g_charts) g_charts->ForgetLostContext();
-  g_charts.reset();
+  std::unique_ptr<ChartRenderer>& charts = Page().charts;
+  if (charts) charts->ForgetLostContext();
+  charts.reset();
 }
 
 }  // namespace fl::web

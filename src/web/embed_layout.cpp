@@ -6,20 +6,20 @@
 #include <utility>
 
 #include "web/explain.h"
+#include "web/page_context.h"
 #include "web/widgets.h"
 
 namespace fl::web {
 
 namespace {
-bool g_embedded = false;
-float g_width_shortfall = 0;
+EmbedLayoutState& layout() { return Page().embed; }
 }  // namespace
 
-void SetEmbedLayout(bool embedded) { g_embedded = embedded; }
-bool EmbedLayout() { return g_embedded; }
+void SetEmbedLayout(bool embedded) { layout().embedded = embedded; }
+bool EmbedLayout() { return layout().embedded; }
 
 bool BeginDetails(Lang lang, bool open_now) {
-  if (!g_embedded) return true;
+  if (!layout().embedded) return true;
   if (open_now) ImGui::SetNextItemOpen(true);
   const bool open = ImGui::CollapsingHeader(Tx(Ui::MoreDetails, lang));
   RecordWidget("details");
@@ -27,15 +27,15 @@ bool BeginDetails(Lang lang, bool open_now) {
 }
 
 void NoteWidthShortfall(float px) {
-  if (g_embedded) g_width_shortfall = std::max(g_width_shortfall, px);
+  if (layout().embedded) layout().width_shortfall = std::max(layout().width_shortfall, px);
 }
 
-float TakeWidthShortfall() { return std::exchange(g_width_shortfall, 0.0f); }
+float TakeWidthShortfall() { return std::exchange(layout().width_shortfall, 0.0f); }
 
-float DetailsHeight() { return g_embedded ? ImGui::GetFrameHeightWithSpacing() : 0; }
+float DetailsHeight() { return layout().embedded ? ImGui::GetFrameHeightWithSpacing() : 0; }
 
 float FitHeight(float wanted, float least, float reserve) {
-  if (!g_embedded) return wanted;
+  if (!layout().embedded) return wanted;
   return std::max(least, ImGui::GetContentRegionAvail().y - reserve);
 }
 

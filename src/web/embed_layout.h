@@ -7,6 +7,12 @@
 
 namespace fl::web {
 
+// What the layout knows of this frame (PageContext::embed).
+struct EmbedLayoutState {
+  bool embedded = false;
+  float width_shortfall = 0;  // the widest table's overflow this frame, px
+};
+
 void SetEmbedLayout(bool embedded);  // each frame, before the view draws
 bool EmbedLayout();
 

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "web/explain.h"
+#include "web/page_context.h"
 #include "web/platform.h"
 #include "web/theme.h"
 #include "web/widgets.h"
@@ -43,14 +44,9 @@ EM_JS(void, js_copy, (int embed, const char* copied, const char* by_hand, const 
   (embed ? window.fusionlab.copyEmbed : window.fusionlab.copyLink)(said);
 });
 
-struct PendingPng {
-  std::string name, figure;
-  bool in_view = true;  // the figure's rectangle lies inside its window
-  int frames_waited = 0;
-};
-std::optional<PendingPng> g_pending_png;  // saved when the frame is drawn
-bool g_buttons_hidden = false;             // hide=buttons
-std::string g_figure_title;                // the title line of exported PNGs
+using PendingPng = ExportState::PendingPng;
+
+ExportState& exports() { return Page().exports; }
 
 }  // namespace
 
@@ -59,27 +55,27 @@ void SaveText(const std::string& name, const std::string& mime, const std::strin
 }
 
 void RequestFigurePng(const std::string& name, const std::string& figure) {
-  g_pending_png = {name, figure};
+  exports().pending_png = {name, figure};
   KeepDrawing();  // it is saved after the next frame is drawn
 }
 
 void RecordFigure(const std::string& name) {
   RecordWidget(name);
-  if (!g_pending_png || g_pending_png->figure != name) return;
+  if (!exports().pending_png || exports().pending_png->figure != name) return;
   const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
   const float top = ImGui::GetWindowPos().y, bottom = top + ImGui::GetWindowSize().y;
-  g_pending_png->in_view = min.y >= top && max.y <= bottom;
-  if (!g_pending_png->in_view) ImGui::SetScrollFromPosY(min.y - top - ImGui::GetStyle().ItemSpacing.y, 0.0f);
+  exports().pending_png->in_view = min.y >= top && max.y <= bottom;
+  if (!exports().pending_png->in_view) ImGui::SetScrollFromPosY(min.y - top - ImGui::GetStyle().ItemSpacing.y, 0.0f);
 }
 
 void SavePendingFigurePng() {
-  if (!g_pending_png) return;
-  if (!g_pending_png->in_view && g_pending_png->frames_waited++ < 3) {  // scrolling into view
+  if (!exports().pending_png) return;
+  if (!exports().pending_png->in_view && exports().pending_png->frames_waited++ < 3) {  // scrolling into view
     KeepDrawing();
     return;
   }
-  const PendingPng pending = std::move(*g_pending_png);
-  g_pending_png.reset();
+  const PendingPng pending = std::move(*exports().pending_png);
+  exports().pending_png.reset();
   const std::vector<float>* rect = RecordedWidget(pending.figure);
   if (!rect || rect->size() != 4) return;
   const std::vector<float>& r = *rect;  // CSS pixels: x, y, width, height
@@ -104,7 +100,7 @@ void SavePendingFigurePng() {
   for (size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
   const std::string background = css_color(Colors().chart_background);
   const std::string ink = css_color(ImGui::GetColorU32(ImGuiCol_Text));
-  js_save_pixels(pending.name.c_str(), rgba.data(), w, h, g_figure_title.c_str(), s, background.c_str(), ink.c_str());
+  js_save_pixels(pending.name.c_str(), rgba.data(), w, h, exports().figure_title.c_str(), s, background.c_str(), ink.c_str());
 }
 
 void CopyLink(Lang lang) { js_copy(0, Tx(Ui::LinkCopied, lang), Tx(Ui::CopyByHand, lang), Tx(Ui::Close, lang)); }
@@ -129,12 +125,12 @@ std::string CsvRow(const std::vector<std::string>& cells) {
   return out + "\n";
 }
 
-void HideExportButtons(bool hidden) { g_buttons_hidden = hidden; }
-void SetFigureTitle(std::string title) { g_figure_title = std::move(title); }
+void HideExportButtons(bool hidden) { exports().buttons_hidden = hidden; }
+void SetFigureTitle(std::string title) { exports().figure_title = std::move(title); }
 
 void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const JsonMaker& analysis,
                    const std::string& base_name, Lang lang) {
-  if (g_buttons_hidden) return;
+  if (exports().buttons_hidden) return;
   ImGui::PushID(id);
   bool first = true;
   auto button = [&](Ui label, const char* key) {

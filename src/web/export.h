@@ -4,12 +4,25 @@
 
 #include <nlohmann/json.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/i18n.h"
 
 namespace fl::web {
+
+// What this module keeps between frames (PageContext::exports).
+struct ExportState {
+  struct PendingPng {
+    std::string name, figure;
+    bool in_view = true;  // the figure's rectangle lies inside its window
+    int frames_waited = 0;
+  };
+  std::optional<PendingPng> pending_png;  // saved when the frame is drawn
+  bool buttons_hidden = false;            // hide=buttons
+  std::string figure_title;               // the title line of exported PNGs
+};
 
 // Offers `text` as a file download.
 void SaveText(const std::string& name, const std::string& mime, const std::string& text);

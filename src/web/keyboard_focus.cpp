@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "web/explain.h"
+#include "web/page_context.h"
 #include "web/platform.h"
 
 namespace fl::web {
@@ -20,23 +21,10 @@ constexpr ImGuiItemFlags kNotAStop = ImGuiItemFlags_Disabled | ImGuiItemFlags_No
 // Skips in a row before giving up (a window of scrollbars only, say).
 constexpr int kMaxHops = 64;
 
-// A request this module made or widened: in which direction, and whether it
-// enters a window from its edge (the first item, or the last going back).
-struct Request {
-  int dir = 0;  // +1 Tab, -1 Shift+Tab, 0 none
-  bool from_edge = false;
-};
-// A request to make at the start of the next frame: enter `window` from its
-// edge, or go on from NavId (a skipped item) in the same window.
-struct Carry {
-  Request request;
-  ImGuiID window = 0;
-  int hops = 0;
-};
+using Request = FocusState::Request;
+using Carry = FocusState::Carry;
 
-Request g_request;
-Carry g_carry;
-std::string g_focused_widget;
+FocusState& focus() { return Page().focus; }
 
 // The windows Tab passes through, in the order they were begun this frame.
 std::vector<ImGuiWindow*> tab_windows() {
@@ -69,18 +57,18 @@ void submit(int dir, bool from_edge) {
   g.NavTabbingDir = from_edge && dir > 0 ? 0 : dir;
   g.NavTabbingResultFirst.Clear();
   g.NavTabbingCounter = -1;
-  g_request = {dir, from_edge};
+  focus().request = {dir, from_edge};
 }
 
 void continue_carry() {
   ImGuiContext& g = *GImGui;
-  const Carry carry = std::exchange(g_carry, {});
+  const Carry carry = std::exchange(focus().carry, {});
   ImGuiWindow* window = ImGui::FindWindowByID(carry.window);
   if (!window || !window->WasActive) return;
   g.NavWindow = window;
   if (carry.request.from_edge) ImGui::SetNavID(0, ImGuiNavLayer_Main, 0, ImRect());
   submit(carry.request.dir, carry.request.from_edge);
-  g_carry.hops = carry.hops;  // kept until a stop is accepted
+  focus().carry.hops = carry.hops;  // kept until a stop is accepted
 }
 
 // The item ImGui will move to when it applies this frame's request (as
@@ -99,8 +87,8 @@ ImGuiNavItemData* chosen_result() {
 // backward, nothing came before it.
 bool ran_past_window_end() {
   const ImGuiContext& g = *GImGui;
-  if (g_request.from_edge) return false;
-  if (g_request.dir > 0) return g.NavTabbingDir != 0 && g.NavTabbingCounter != 0;
+  if (focus().request.from_edge) return false;
+  if (focus().request.dir > 0) return g.NavTabbingDir != 0 && g.NavTabbingCounter != 0;
   return g.NavMoveScoringItems;
 }
 
@@ -129,9 +117,9 @@ bool ring_shown(bool frame_begun = false) {
 
 void KeyboardFocusFrameBegun() {
   ImGuiContext& g = *GImGui;
-  g_focused_widget.clear();
-  g_request = {};
-  if (g_carry.request.dir != 0) {
+  Page().record.focused_widget.clear();
+  focus().request = {};
+  if (focus().carry.request.dir != 0) {
     continue_carry();
     KeepDrawing();
   } else if (g.NavMoveSubmitted && (g.NavMoveFlags & ImGuiNavMoveFlags_Tabbing) &&
@@ -141,8 +129,8 @@ void KeyboardFocusFrameBegun() {
     // being typed).
     g.NavMoveFlags |= ImGuiNavMoveFlags_FocusApi;
     if (g.NavTabbingDir == 0 && g.NavId != 0) g.NavTabbingDir = +1;
-    g_request = {g.NavTabbingDir < 0 ? -1 : +1, g.NavTabbingDir == 0};
-    g_carry.hops = 0;
+    focus().request = {g.NavTabbingDir < 0 ? -1 : +1, g.NavTabbingDir == 0};
+    focus().carry.hops = 0;
     KeepDrawing();
   }
 
@@ -159,21 +147,21 @@ void KeyboardFocusFrameBegun() {
 
 void KeyboardFocusFrameEnding() {
   ImGuiContext& g = *GImGui;
-  if (g_request.dir != 0 && g.NavMoveSubmitted && (g.NavMoveFlags & ImGuiNavMoveFlags_Tabbing)) {
+  if (focus().request.dir != 0 && g.NavMoveSubmitted && (g.NavMoveFlags & ImGuiNavMoveFlags_Tabbing)) {
     const bool in_popup = g.NavWindow && (g.NavWindow->Flags & ImGuiWindowFlags_Popup);
     ImGuiNavItemData* result = chosen_result();
-    if (g_carry.hops < kMaxHops) {
+    if (focus().carry.hops < kMaxHops) {
       if (!in_popup && (ran_past_window_end() || !result)) {
         // On to the next window's first control (the previous one's last).
         cancel_request();
-        if (ImGuiWindow* next = window_after(g.NavWindow, g_request.dir))
-          g_carry = {{g_request.dir, true}, next->ID, g_carry.hops + 1};
+        if (ImGuiWindow* next = window_after(g.NavWindow, focus().request.dir))
+          focus().carry = {{focus().request.dir, true}, next->ID, focus().carry.hops + 1};
       } else if (result && ((result->InFlags & kNotAStop) || is_child_window(result->ID))) {
         // Not a control a page would stop on: go on from it.
         cancel_request();
         g.NavWindow = result->Window;
         ImGui::SetNavID(result->ID, ImGuiNavLayer_Main, result->FocusScopeId, result->RectRel);
-        g_carry = {{g_request.dir, false}, result->Window->ID, g_carry.hops + 1};
+        focus().carry = {{focus().request.dir, false}, result->Window->ID, focus().carry.hops + 1};
       }
     }
   }
@@ -197,9 +185,8 @@ void KeyboardFocusFrameEnding() {
 
 void NoteWidgetForFocus(const std::string& name) {
   const ImGuiContext& g = *GImGui;
-  if (ring_shown() && g.LastItemData.ID == g.NavId) g_focused_widget = name;
+  if (ring_shown() && g.LastItemData.ID == g.NavId) Page().record.focused_widget = name;
 }
 
-const std::string& FocusedWidget() { return g_focused_widget; }
 
 }  // namespace fl::web

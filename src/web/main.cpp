@@ -20,11 +20,11 @@
 
 #include "web/app.h"
 #include "web/bar_chart.h"
-#include "web/bindings.h"
 #include "web/explain.h"
 #include "web/export.h"
 #include "web/fonts.h"
 #include "web/keyboard_focus.h"
+#include "web/page_context.h"
 #include "web/platform.h"
 #include "page/settings.h"
 #include "web/theme.h"
@@ -36,7 +36,8 @@ using namespace fl::web;
 
 struct App {
   GLFWwindow* window = nullptr;
-  State state;
+  PageContext page;  // the State and what the widgets keep between frames
+  State& state = page.state;
   AppUi ui;
   Fonts fonts{TakeFontBytes()};
   Settings url_settings;  // what the URL shows
@@ -44,7 +45,6 @@ struct App {
   ExplainState url_explain;  // the explain keys the URL shows
   int frame = 0;
   int gl_generation = 0;  // the WebGL context's, see WatchGlContext
-  Theme theme_applied = Theme::Light;
   int frames_left = 0;  // frames still to draw after the last input
 };
 
@@ -89,7 +89,7 @@ void begin_frame(App& app) {
   io.DisplaySize = ImVec2(static_cast<float>(canvas.css_width) / scale, static_cast<float>(canvas.css_height) / scale);
   io.DisplayFramebufferScale = ImVec2(pixels, pixels);
   if (io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(io.MousePos.x / pixels, io.MousePos.y / pixels);
-  if (app.state.settings.theme != app.theme_applied) ApplyTheme(app.theme_applied = app.state.settings.theme);
+  if (app.state.settings.theme != app.page.theme) ApplyTheme(app.state.settings.theme);
   KeyFrameBegins();
   ImGui::NewFrame();
   KeyboardFocusFrameBegun();
@@ -213,6 +213,7 @@ int main() {
   glfwWindowHint(GLFW_DEPTH_BITS, 0);  // 2D only: a lighter WebGL context
   glfwWindowHint(GLFW_STENCIL_BITS, 0);
   static App app;
+  BindPage(app.page);
   app.window = glfwCreateWindow(1280, 720, "Fusion Lab", nullptr, nullptr);
   if (!app.window) {
     std::fprintf(stderr, "WebGL2 is not available\n");
@@ -239,7 +240,6 @@ int main() {
   for (auto& pair : ExplainPairs(app.url_settings, app.url_explain)) pairs.push_back(std::move(pair));
   ReplaceUrlQuery(app.url_query = FormatQuery(pairs));
   SetDocumentLanguage(std::string(lang_key(app.url_settings.lang)));
-  BindApi(app.state);
   // The first two frames at once, not at the next two animation frames.
   frame(&app);
   frame(&app);

@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "page/number_drag.h"
+#include "web/page_context.h"
 #include "web/platform.h"
 #include "web/touch_scroll.h"
 
@@ -20,21 +21,7 @@ namespace {
 constexpr double kPauseS = 1.0;        // typing: applied after this pause
 constexpr float kDragThresholdPx = 3;  // a press that moves less is a click: type
 
-// The one field being dragged or typed into.
-struct Drag {
-  ImGuiID id = 0;
-  double start = 0;
-  bool moved = false;
-};
-struct Typing {
-  ImGuiID id = 0;
-  bool focus_pending = false;
-  std::string key, text;  // the draft, applied when complete
-  double edited_at = 0;
-};
-Drag g_drag;
-Typing g_typing;
-FingerOnField g_finger = FingerOnField::None;  // the last field drawn
+NumberFieldState& field() { return Page().number_field; }
 
 double parse_or(const std::string& text, double fallback) {
   char* end = nullptr;
@@ -64,8 +51,8 @@ int step_callback(ImGuiInputTextCallbackData* data) {
 // Typing mode: an InputText whose text is applied when complete.
 std::optional<std::string> typed(const char* key, const NumberRange& range, const std::string& value,
                                  const NearestAccepted& nearest) {
-  if (g_typing.focus_pending) ImGui::SetKeyboardFocusHere();
-  g_typing.focus_pending = false;
+  if (field().typing.focus_pending) ImGui::SetKeyboardFocusHere();
+  field().typing.focus_pending = false;
   char buf[64];
   std::snprintf(buf, sizeof buf, "%s", value.c_str());
   StepContext ctx{&range, &nearest, parse_or(value, range.lo), {}};
@@ -77,24 +64,24 @@ std::optional<std::string> typed(const char* key, const NumberRange& range, cons
                                         step_callback, &ctx);
   std::optional<std::string> out;
   if (!ctx.stepped.empty()) {
-    g_typing.key = key, g_typing.text = ctx.stepped, g_typing.edited_at = 1e300;  // applied now
+    field().typing.key = key, field().typing.text = ctx.stepped, field().typing.edited_at = 1e300;  // applied now
     if (ctx.stepped != value) out = ctx.stepped;
-  } else if (changed && (g_typing.key != key || g_typing.text != buf)) {
-    g_typing.key = key, g_typing.text = buf, g_typing.edited_at = ImGui::GetTime();
+  } else if (changed && (field().typing.key != key || field().typing.text != buf)) {
+    field().typing.key = key, field().typing.text = buf, field().typing.edited_at = ImGui::GetTime();
   }
   const bool done = ImGui::IsItemDeactivated();
-  if (g_typing.key == key && !out) {
-    const bool paused = ImGui::IsItemActive() && ImGui::GetTime() - g_typing.edited_at >= kPauseS;
-    if ((done || paused) && g_typing.text != value) out = g_typing.text;
-    if (paused) g_typing.edited_at = 1e300;  // applied: wait for the next keystroke
+  if (field().typing.key == key && !out) {
+    const bool paused = ImGui::IsItemActive() && ImGui::GetTime() - field().typing.edited_at >= kPauseS;
+    if ((done || paused) && field().typing.text != value) out = field().typing.text;
+    if (paused) field().typing.edited_at = 1e300;  // applied: wait for the next keystroke
   }
-  if (done) g_typing = {};
+  if (done) field().typing = {};
   return out;
 }
 
 }  // namespace
 
-FingerOnField LastFingerOnField() { return g_finger; }
+FingerOnField LastFingerOnField() { return field().finger; }
 
 bool ResetButton(const char* id) {
   const float side = ImGui::GetFrameHeight();
@@ -122,9 +109,9 @@ std::optional<std::string> NumberField(const char* key, const NumberRange& range
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   if (window->SkipItems) return std::nullopt;
   ImGuiContext& g = *GImGui;
-  g_finger = FingerOnField::None;
+  field().finger = FingerOnField::None;
   const ImGuiID id = window->GetID((std::string("##") + key).c_str());
-  if (g_typing.id == id) return typed(key, range, value, nearest);
+  if (field().typing.id == id) return typed(key, range, value, nearest);
 
   const ImGuiStyle& style = g.Style;
   const ImRect bb(window->DC.CursorPos, window->DC.CursorPos + ImVec2(ImGui::CalcItemWidth(), ImGui::GetFrameHeight()));
@@ -136,34 +123,34 @@ std::optional<std::string> NumberField(const char* key, const NumberRange& range
   const bool by_keyboard = g.NavActivateInputId == id || g.NavActivateId == id;
   const bool type_now = by_keyboard || (hovered && (g.IO.MouseClickedCount[0] == 2 || (g.IO.MouseClicked[0] && g.IO.KeyCtrl)));
   if (!disabled && type_now) {
-    g_typing = {id, true, {}, {}, 0};
+    field().typing = {id, true, {}, {}, 0};
   } else if (!disabled && hovered && g.IO.MouseClicked[0]) {
     ImGui::SetActiveID(id, window);
     ImGui::SetFocusID(id, window);
     ImGui::FocusWindow(window);
-    g_drag = {id, parse_or(value, range.lo), false};
-    if (PressIsTouch()) g_finger = FingerOnField::Down;
+    field().drag = {id, parse_or(value, range.lo), false};
+    if (PressIsTouch()) field().finger = FingerOnField::Down;
   }
 
   std::optional<std::string> out;
-  if (g.ActiveId == id && g_drag.id == id) {
+  if (g.ActiveId == id && field().drag.id == id) {
     const float dx = g.IO.MousePos.x - g.IO.MouseClickedPos[0].x;
     if (g.IO.MouseDown[0]) ClaimTouchDrag(true, false);  // a finger's sideways drag changes the number; up or down scrolls
     // Also on the frame of the release: a move and the release read in one
     // (slow) frame still land the number where the hand let go.
     const bool at_hand = ImGui::IsMousePosValid();
-    g_drag.moved = g_drag.moved || (at_hand && std::fabs(dx) >= kDragThresholdPx && !TouchDragHeld());
-    if (g_drag.moved && at_hand) {
-      const double wanted = DraggedValue(range, g_drag.start, dx, g.IO.KeyShift);
-      const std::string text = NumberText(range, nearest(wanted, wanted >= g_drag.start ? +1 : -1));
+    field().drag.moved = field().drag.moved || (at_hand && std::fabs(dx) >= kDragThresholdPx && !TouchDragHeld());
+    if (field().drag.moved && at_hand) {
+      const double wanted = DraggedValue(range, field().drag.start, dx, g.IO.KeyShift);
+      const std::string text = NumberText(range, nearest(wanted, wanted >= field().drag.start ? +1 : -1));
       if (text != value) out = text;
     }
     if (!g.IO.MouseDown[0]) {
       ImGui::ClearActiveID();
       // A click, not a drag: type here, or in the page's own text box for a finger (its soft keyboard).
-      if (!g_drag.moved && PressIsTouch()) g_finger = FingerOnField::Tapped;
-      else if (!g_drag.moved) g_typing = {id, true, {}, {}, 0};
-      g_drag = {};
+      if (!field().drag.moved && PressIsTouch()) field().finger = FingerOnField::Tapped;
+      else if (!field().drag.moved) field().typing = {id, true, {}, {}, 0};
+      field().drag = {};
     }
   }
   if ((hovered && !disabled) || g.ActiveId == id) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);

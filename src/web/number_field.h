@@ -9,6 +9,8 @@
 // only between values the configuration accepts.
 #pragma once
 
+#include <imgui.h>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -32,6 +34,25 @@ std::optional<std::string> NumberField(const char* key, const NumberRange& range
 // canvas: a phone's soft keyboard opens only for the page's own text box.
 enum class FingerOnField { None, Down, Tapped };
 FingerOnField LastFingerOnField();
+
+// What this module carries from frame to frame (PageContext::number_field):
+// the one field being dragged or typed into.
+struct NumberFieldState {
+  struct Drag {
+    ImGuiID id = 0;
+    double start = 0;
+    bool moved = false;
+  };
+  struct Typing {
+    ImGuiID id = 0;
+    bool focus_pending = false;
+    std::string key, text;  // the draft, applied when complete
+    double edited_at = 0;
+  };
+  Drag drag;
+  Typing typing;
+  FingerOnField finger = FingerOnField::None;  // the last field drawn
+};
 
 // A square button of the frame's height drawn as a circular arrow: reset.
 bool ResetButton(const char* id);

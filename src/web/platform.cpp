@@ -10,6 +10,7 @@
 #include <imgui_impl_glfw.h>
 
 #include "page/key_queue.h"
+#include "web/page_context.h"
 
 #include <cstdlib>
 
@@ -96,22 +97,20 @@ void wheel_callback(GLFWwindow* window, double dx, double dy) {
 
 using fl::web::KeyEvent;
 using fl::web::KeyEventQueue;
-
-KeyEventQueue g_key_queue;
-GLFWwindow* g_key_window = nullptr;
+using fl::web::Page;
 
 void forward_key_event(const KeyEvent& e) {
-  if (e.kind == KeyEvent::Kind::Char) ImGui_ImplGlfw_CharCallback(g_key_window, e.code);
-  else ImGui_ImplGlfw_KeyCallback(g_key_window, e.key, 0, e.action, e.mods);
+  if (e.kind == KeyEvent::Kind::Char) ImGui_ImplGlfw_CharCallback(Page().input.window, e.code);
+  else ImGui_ImplGlfw_KeyCallback(Page().input.window, e.key, 0, e.action, e.mods);
 }
 
 void key_callback(GLFWwindow*, int key, int, int action, int mods) {
   if (key < 0 || key > GLFW_KEY_LAST) return;  // ImGui's backend ignores unknown keys too
-  g_key_queue.Push({KeyEvent::Kind::Key, key, action, mods, 0}, forward_key_event);
+  Page().input.keys.Push({KeyEvent::Kind::Key, key, action, mods, 0}, forward_key_event);
 }
 
 void char_callback(GLFWwindow*, unsigned code) {
-  g_key_queue.Push({KeyEvent::Kind::Char, 0, 0, 0, code}, forward_key_event);
+  Page().input.keys.Push({KeyEvent::Kind::Char, 0, 0, 0, code}, forward_key_event);
 }
 
 std::string take_c_string(char* s) {
@@ -152,18 +151,15 @@ void ShowErrorPanel(const std::string& message) { js_show_error_panel(message.c_
 void InstallWheelFix(GLFWwindow* window) { glfwSetScrollCallback(window, wheel_callback); }
 
 void InstallKeyFix(GLFWwindow* window) {
-  g_key_window = window;
+  Page().input.window = window;
   glfwSetKeyCallback(window, key_callback);
   glfwSetCharCallback(window, char_callback);
 }
 
 void KeyFrameBegins() {
-  if (g_key_queue.FrameBegins(forward_key_event)) KeepDrawing();  // what is still held waits for the next frame
+  // What is still held waits for the next frame.
+  if (Page().input.keys.FrameBegins(forward_key_event)) KeepDrawing();
 }
-
-namespace {
-bool g_keep_drawing = false;
-}  // namespace
 
 EM_JS(void, js_watch_input, (), {
   const wake = () => { Module.flInput = 1; };
@@ -192,8 +188,8 @@ EM_JS(void, js_soft_input, (int open_now, const char* key, const char* value, fl
 
 void WatchInput() { js_watch_input(); }
 bool TakeInput() { return js_take_input() != 0; }
-void KeepDrawing() { g_keep_drawing = true; }
-bool TakeKeepDrawing() { return std::exchange(g_keep_drawing, false); }
+void KeepDrawing() { Page().input.keep_drawing = true; }
+bool TakeKeepDrawing() { return std::exchange(Page().input.keep_drawing, false); }
 
 bool PressIsTouch() { return js_press_is_touch() != 0; }
 

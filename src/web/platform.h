@@ -8,9 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "page/key_queue.h"
+
 struct GLFWwindow;
 
 namespace fl::web {
+
+// What the input plumbing keeps between frames (PageContext::input).
+struct InputState {
+  KeyEventQueue keys;             // key events waiting for a frame to see them
+  GLFWwindow* window = nullptr;   // the one they go to
+  bool keep_drawing = false;      // something asked for the next frame
+};
 
 // The query string of the page's address, without the leading '?'.
 std::string UrlQuery();

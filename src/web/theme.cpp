@@ -2,6 +2,8 @@
 
 #include <functional>
 
+#include "web/page_context.h"
+
 namespace fl::web {
 
 namespace {
@@ -24,15 +26,13 @@ const Palette kDark{
     ImVec4(0.09f, 0.10f, 0.12f, 1.0f), ImVec4(0.45f, 0.15f, 0.15f, 1.0f),
 };
 
-const Palette* g_palette = &kLight;
-
 }  // namespace
 
-const Palette& Colors() { return *g_palette; }
+const Palette& Colors() { return Page().theme == Theme::Dark ? kDark : kLight; }
 
 void ApplyTheme(Theme theme) {
   const bool dark = theme == Theme::Dark;
-  g_palette = dark ? &kDark : &kLight;
+  Page().theme = theme;
   ImGuiStyle style;
   if (dark) ImGui::StyleColorsDark(&style);
   else ImGui::StyleColorsLight(&style);

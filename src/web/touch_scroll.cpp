@@ -6,22 +6,13 @@
 
 #include <cmath>
 
+#include "web/page_context.h"
+
 namespace fl::web {
 
 namespace {
 
-enum class Gesture { None, Undecided, Scrolling, Widget };
-
-struct TouchDrag {
-  Gesture gesture = Gesture::None;
-  ImGuiID window = 0;  // hovered when the finger came down
-  ImVec2 start;
-  ImGuiAxis axis = ImGuiAxis_Y;
-  ImGuiID target = 0;  // the window that scrolls
-  float start_scroll = 0;
-};
-TouchDrag g_touch;
-bool g_claimed[2] = {false, false};
+using Gesture = TouchState::Gesture;
 
 // The window under the finger, or the nearest window around it, that can
 // scroll along `axis`.
@@ -32,48 +23,55 @@ ImGuiWindow* scrollable(ImGuiID hovered, ImGuiAxis axis) {
   return nullptr;
 }
 
-void decide(ImVec2 moved) {
-  g_touch.axis = std::fabs(moved.x) > std::fabs(moved.y) ? ImGuiAxis_X : ImGuiAxis_Y;
-  if (g_claimed[g_touch.axis]) {
-    g_touch.gesture = Gesture::Widget;
+void decide(TouchState& t, ImVec2 moved) {
+  TouchState::Drag& d = t.drag;
+  d.axis = std::fabs(moved.x) > std::fabs(moved.y) ? ImGuiAxis_X : ImGuiAxis_Y;
+  if (t.claimed[d.axis]) {
+    d.gesture = Gesture::Widget;
     return;
   }
   // A scroll, even where nothing can scroll that way: the press is no click.
-  g_touch.gesture = Gesture::Scrolling;
+  d.gesture = Gesture::Scrolling;
   ImGui::ClearActiveID();
-  if (ImGuiWindow* target = scrollable(g_touch.window, g_touch.axis)) {
-    g_touch.target = target->ID;
-    g_touch.start_scroll = target->Scroll[g_touch.axis];
+  if (ImGuiWindow* target = scrollable(d.window, static_cast<ImGuiAxis>(d.axis))) {
+    d.target = target->ID;
+    d.start_scroll = target->Scroll[d.axis];
   }
 }
 
 }  // namespace
 
 void ClaimTouchDrag(bool x, bool y) {
-  g_claimed[ImGuiAxis_X] = g_claimed[ImGuiAxis_X] || x;
-  g_claimed[ImGuiAxis_Y] = g_claimed[ImGuiAxis_Y] || y;
+  bool* claimed = Page().touch.claimed;
+  claimed[ImGuiAxis_X] = claimed[ImGuiAxis_X] || x;
+  claimed[ImGuiAxis_Y] = claimed[ImGuiAxis_Y] || y;
 }
 
-bool TouchDragHeld() { return g_touch.gesture == Gesture::Undecided || g_touch.gesture == Gesture::Scrolling; }
+bool TouchDragHeld() {
+  const Gesture gesture = Page().touch.drag.gesture;
+  return gesture == Gesture::Undecided || gesture == Gesture::Scrolling;
+}
 
 void UpdateTouchScroll(bool touch) {
   const ImGuiContext& g = *GImGui;
+  TouchState& t = Page().touch;
+  TouchState::Drag& d = t.drag;
   if (g.IO.MouseClicked[0]) {
-    g_touch = {};
-    if (touch && g.HoveredWindow) g_touch = {Gesture::Undecided, g.HoveredWindow->ID, g.IO.MousePos};
+    d = {};
+    if (touch && g.HoveredWindow) d = {Gesture::Undecided, g.HoveredWindow->ID, g.IO.MousePos};
   }
-  if (g_touch.gesture != Gesture::None && !g.IO.MouseDown[0]) g_touch = {};
-  const ImVec2 moved = g.IO.MousePos - g_touch.start;
-  if (g_touch.gesture == Gesture::Undecided && std::fmax(std::fabs(moved.x), std::fabs(moved.y)) >= kTouchSlopPx)
-    decide(moved);
-  if (g_touch.gesture == Gesture::Scrolling && g_touch.target) {
-    if (ImGuiWindow* target = ImGui::FindWindowByID(g_touch.target)) {
-      const float scroll = g_touch.start_scroll - (g_touch.axis == ImGuiAxis_X ? moved.x : moved.y);
-      if (g_touch.axis == ImGuiAxis_X) ImGui::SetScrollX(target, scroll);
+  if (d.gesture != Gesture::None && !g.IO.MouseDown[0]) d = {};
+  const ImVec2 moved = g.IO.MousePos - d.start;
+  if (d.gesture == Gesture::Undecided && std::fmax(std::fabs(moved.x), std::fabs(moved.y)) >= kTouchSlopPx)
+    decide(t, moved);
+  if (d.gesture == Gesture::Scrolling && d.target) {
+    if (ImGuiWindow* target = ImGui::FindWindowByID(d.target)) {
+      const float scroll = d.start_scroll - (d.axis == ImGuiAxis_X ? moved.x : moved.y);
+      if (d.axis == ImGuiAxis_X) ImGui::SetScrollX(target, scroll);
       else ImGui::SetScrollY(target, scroll);
     }
   }
-  g_claimed[ImGuiAxis_X] = g_claimed[ImGuiAxis_Y] = false;
+  t.claimed[ImGuiAxis_X] = t.claimed[ImGuiAxis_Y] = false;
 }
 
 }  // namespace fl::web

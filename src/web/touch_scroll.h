@@ -6,7 +6,25 @@
 // the press it started with is no click.
 #pragma once
 
+#include <imgui.h>
+
 namespace fl::web {
+
+// What this module carries from frame to frame (PageContext::touch).
+struct TouchState {
+  enum class Gesture { None, Undecided, Scrolling, Widget };
+  // The finger's drag, from the press that started it.
+  struct Drag {
+    Gesture gesture = Gesture::None;
+    ImGuiID window = 0;  // hovered when the finger came down
+    ImVec2 start;
+    int axis = 1;        // ImGuiAxis: 0 sideways, 1 up and down
+    ImGuiID target = 0;  // the window that scrolls
+    float start_scroll = 0;
+  };
+  Drag drag;
+  bool claimed[2] = {false, false};  // this frame, by axis: a widget follows the drag itself
+};
 
 // A finger that moves less than this between down and up has tapped.
 inline constexpr float kTouchSlopPx = 8;
