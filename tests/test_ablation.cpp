@@ -6,6 +6,9 @@
 
 #include "core/ablation.h"
 #include "core/fusion.h"
+#include "core/measured/h200_ablation.h"
+#include "core/report.h"
+#include "core/units.h"
 #include "core/pipeline.h"
 #include "core/trace.h"
 
@@ -126,4 +129,62 @@ TEST_CASE("torch.compile's ablation under the Inductor model: Table 4's rows, co
   AnalysisConfig page = AnalysisConfig::for_demo(4);
   page.compiler = Compiler::Inductor;
   CHECK(run_ablation(page).front().setting == Text::OurAll);
+}
+
+TEST_CASE("torch.compile's ablation beside the same rows measured on the H200, with how ours differs") {
+  const std::span<const MeasuredAblationRow> measured = h200_ablation_rows();
+  REQUIRE(measured.size() == 14);  // seven rows, prefill and decode
+  AnalysisConfig c = h200_ablation_config(false);
+  c.lang = Lang::En;
+  const OurAblationReport r = our_ablation_report(c);
+  size_t cells = 0;
+  for (const OurAblationRow& row : r.rows) {
+    INFO(row.id);
+    for (const bool decode : {false, true}) {
+      const std::optional<MeasuredAblationCell>& cell = decode ? row.measured_decode : row.measured_prefill;
+      const MeasuredAblationRow* file = nullptr;
+      for (const MeasuredAblationRow& m : measured)
+        if (m.id == row.id && m.decode == decode) file = &m;
+      REQUIRE(cell.has_value() == (file != nullptr));  // every measured row, and only those
+      if (!file) continue;
+      ++cells;
+      CHECK(cell->speedup == file->speedup);
+      CHECK(cell->launches == file->launches);
+      CHECK(file->speedup == Approx(file->eager_ms / file->compiled_ms).epsilon(1e-9));
+    }
+    // A computed row with a measurement says how the two differ, phase by phase; a row not modelled says why not.
+    const bool compared = row.not_modelled.empty() && (row.measured_prefill || row.measured_decode);
+    CHECK(row.versus_measured.empty() == !compared);
+    if (compared) {
+      CHECK(row.versus_measured.find(fmt_ratio(row.prefill) + " against " + fmt_ratio(row.measured_prefill->speedup)) !=
+            std::string::npos);
+      CHECK(row.versus_measured.find(fmt_ratio(row.decode) + " against " + fmt_ratio(row.measured_decode->speedup)) !=
+            std::string::npos);
+    }
+  }
+  CHECK(cells == measured.size());
+  // Measured eager: bound by the GPU at prefill (as a CUDA graph it is barely faster),
+  // by the CPU's launches at decode (4.7x its kernels' GPU time).
+  REQUIRE(r.measured_notes.size() == 2);
+  CHECK(r.measured_notes[0].find("the GPU's work bound it") != std::string::npos);
+  CHECK(r.measured_notes[1].find("the CPU's launches bound it") != std::string::npos);
+  CHECK(r.measured_source.find("ablation.jsonl") != std::string::npos);
+
+  // Another S: the decode rows were not measured for it, the prefill rows still were.
+  AnalysisConfig other_s = c;
+  other_s.kv_len = 1024;
+  const OurAblationReport half = our_ablation_report(other_s);
+  CHECK(half.rows[0].measured_prefill);
+  CHECK_FALSE(half.rows[0].measured_decode);
+  CHECK(half.measured_notes.size() == 1);
+  // SDPA was not measured: no measured rows, and the report says what was.
+  AnalysisConfig sdpa = c;
+  sdpa.attention = AttentionForm::Sdpa;
+  const OurAblationReport none = our_ablation_report(sdpa);
+  for (const OurAblationRow& row : none.rows) CHECK_FALSE((row.measured_prefill || row.measured_decode));
+  CHECK(none.measured_source.find("No measured rows") != std::string::npos);
+  // The lecture's compiler has its own ablation: no measured rows beside it.
+  AnalysisConfig lecture = c;
+  lecture.compiler = Compiler::Lecture;
+  CHECK(our_ablation_report(lecture).measured_source.empty());
 }

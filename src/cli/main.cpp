@@ -368,6 +368,33 @@ int print_rules(const Options& o) {
   return 0;
 }
 
+// `--ablation`'s table; under the Inductor model with measured rows, the
+// measured speed-ups (and launches) in two more columns.
+std::string our_ablation_table(const OurAblationReport& r, Lang lang) {
+  const bool measured = std::any_of(r.rows.begin(), r.rows.end(), [](const OurAblationRow& row) {
+    return row.measured_prefill || row.measured_decode;
+  });
+  auto cell = [](const std::optional<MeasuredAblationCell>& m) {
+    return m ? fmt_ratio(m->speedup) + " (" + std::to_string(m->launches) + ")" : std::string("—");
+  };
+  std::vector<std::string> columns = r.columns;
+  if (measured) {
+    columns.emplace_back(tr(Text::ColMeasuredPrefill, lang));
+    columns.emplace_back(tr(Text::ColMeasuredDecode, lang));
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const OurAblationRow& row : r.rows) {
+    std::vector<std::string>& cells = row.not_modelled.empty()
+                                          ? rows.emplace_back(std::vector<std::string>{row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)})
+                                          : rows.emplace_back(std::vector<std::string>{row.setting + " (" + row.not_modelled + ")", "—", "—"});
+    if (measured) {
+      cells.push_back(cell(row.measured_prefill));
+      cells.push_back(cell(row.measured_decode));
+    }
+  }
+  return render_table(columns, rows);
+}
+
 int run(const std::vector<std::string>& args) {
   Options o = parse_args(args);
   if (o.help) {
@@ -387,13 +414,15 @@ int run(const std::vector<std::string>& args) {
     if (o.json) {
       std::cout << to_json(r).dump() << "\n";
     } else {
-      std::vector<std::vector<std::string>> rows;
-      for (const OurAblationRow& row : r.rows) {
-        if (row.not_modelled.empty()) rows.push_back({row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)});
-        else rows.push_back({row.setting + " (" + row.not_modelled + ")", "—", "—"});
+      std::cout << render_header(r.title) << our_ablation_table(r, o.lang) << "\n";
+      if (!r.measured_source.empty()) {
+        std::cout << r.measured_source << "\n";
+        for (const std::string& note : r.measured_notes) std::cout << "- " << note << "\n";
+        for (const OurAblationRow& row : r.rows)
+          if (!row.versus_measured.empty()) std::cout << "- " << row.setting << ": " << row.versus_measured << "\n";
+        std::cout << "\n";
       }
-      std::cout << render_header(r.title) << render_table(r.columns, rows) << "\n"
-                << cost_model_note(c, o.lang) << "\n";
+      std::cout << cost_model_note(c, o.lang) << "\n";
     }
     return 0;
   }

@@ -41,6 +41,15 @@ GraphCost cost_of(const Graph& optimized, const AblationSwitches& s, const Bindi
   return graph_cost(fuse(optimized, opt, bind), h);
 }
 
+// A setting's cost in one phase, beside eager's time.
+void record(AblationEntry& e, bool decode, double eager_s, const GraphCost& cost) {
+  (decode ? e.decode_speedup : e.prefill_speedup) = eager_s / cost.t_total;
+  (decode ? e.decode_kernels : e.prefill_kernels) = cost.kernels;
+  (decode ? e.decode_bytes : e.prefill_bytes) = cost.bytes;
+  (decode ? e.decode_eager_s : e.prefill_eager_s) = eager_s;
+  (decode ? e.decode_s : e.prefill_s) = cost.t_total;
+}
+
 // Costs every setting in one phase. Only attention matching and weight
 // folding change the optimised graph: each of the four pipelines runs once,
 // for the settings that share it, and its graph is let go before the next (a
@@ -57,10 +66,7 @@ void cost_phase(const AnalysisConfig& c, bool decode, std::vector<AblationEntry>
       for (AblationEntry& e : entries) {
         if (e.switches.attention_matching != attention || e.switches.weight_folding != fold_weights) continue;
         if (!optimized) optimized = optimize(traced, attention, fold_weights);
-        const GraphCost cost = cost_of(*optimized, e.switches, bind, c.hw);
-        (decode ? e.decode_speedup : e.prefill_speedup) = eager / cost.t_total;
-        (decode ? e.decode_kernels : e.prefill_kernels) = cost.kernels;
-        (decode ? e.decode_bytes : e.prefill_bytes) = cost.bytes;
+        record(e, decode, eager, cost_of(*optimized, e.switches, bind, c.hw));
       }
     }
 }
@@ -97,10 +103,7 @@ void cost_inductor_phase(const AnalysisConfig& c, bool decode, std::vector<Ablat
     if (!e.switches.fusion) opt.max_fusion_size = 1;
     Hardware hw = c.hw;
     hw.launch = e.switches.cuda_graphs ? c.hw.graph_launch : c.hw.launch;
-    const GraphCost cost = inductor::inductor_partition(PartitionId::Inductor, traced, bind, hw, opt).cost;
-    (decode ? e.decode_speedup : e.prefill_speedup) = eager / cost.t_total;
-    (decode ? e.decode_kernels : e.prefill_kernels) = cost.kernels;
-    (decode ? e.decode_bytes : e.prefill_bytes) = cost.bytes;
+    record(e, decode, eager, inductor::inductor_partition(PartitionId::Inductor, traced, bind, hw, opt).cost);
   }
 }
 

@@ -25,6 +25,8 @@ struct AblationEntry {
   double prefill_speedup = 0, decode_speedup = 0;
   int prefill_kernels = 0, decode_kernels = 0;
   int64_t prefill_bytes = 0, decode_bytes = 0;
+  // What each speed-up divides: eager's time by the setting's (seconds).
+  double prefill_eager_s = 0, decode_eager_s = 0, prefill_s = 0, decode_s = 0;
 };
 
 // The settings in the paper's order: all, one switch off at a time, fusion and inlining off.

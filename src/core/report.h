@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -132,6 +133,13 @@ struct PaperAblationRow {
   double inference = 0, training = 0;  // geometric-mean speed-up over eager
 };
 
+// A row of Table 4 measured for one phase (core/measured/h200_ablation.h).
+struct MeasuredAblationCell {
+  double speedup = 0;  // over eager
+  int launches = 0;
+  double compiled_ms = 0, eager_ms = 0;
+};
+
 // Our compiler with one switch off: speed-up over eager, kernels and bytes, per phase.
 struct OurAblationRow {
   std::string id, setting;
@@ -139,6 +147,11 @@ struct OurAblationRow {
   double prefill = 0, decode = 0;
   int prefill_kernels = 0, decode_kernels = 0;
   int64_t prefill_bytes = 0, decode_bytes = 0;
+  // Under the Inductor model, where the configuration is the one measured: the
+  // same row measured on the H200, and how ours differs (eager's time and the
+  // compiled call's, each against the measured).
+  std::optional<MeasuredAblationCell> measured_prefill, measured_decode;
+  std::string versus_measured;
 };
 
 struct OurAblationReport {
@@ -146,6 +159,10 @@ struct OurAblationReport {
   std::vector<std::string> columns;
   std::vector<OurAblationRow> rows;  // the first: everything on
   CostModel cost = CostModel::Roofline;  // the model that costed the rows
+  // Under the Inductor model: where the measured rows come from (or that this
+  // configuration has none), and per measured phase what bounded measured eager.
+  std::string measured_source;
+  std::vector<std::string> measured_notes;
 };
 
 // Demo 4: the paper's Table 4, ours for the current model beside it.

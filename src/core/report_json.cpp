@@ -191,23 +191,41 @@ void append_json(std::string& out, const KernelsReport& r) {
   out.append("]").append(rest, at + kEmptyStages.size());
 }
 
+namespace {
+json to_json(const std::optional<MeasuredAblationCell>& m) {
+  if (!m) return nullptr;
+  return {{"speedup", m->speedup}, {"launches", m->launches}, {"compiled_ms", m->compiled_ms}, {"eager_ms", m->eager_ms}};
+}
+}  // namespace
+
 json to_json(const OurAblationReport& r) {
   json rows = json::array();
   for (const OurAblationRow& o : r.rows) {
+    json row;
     if (!o.not_modelled.empty()) {  // a row the model cannot compute: listed, with why
-      rows.push_back({{"id", o.id}, {"setting", o.setting}, {"prefill", nullptr}, {"decode", nullptr}, {"not_modelled", o.not_modelled}});
-      continue;
+      row = {{"id", o.id}, {"setting", o.setting}, {"prefill", nullptr}, {"decode", nullptr}, {"not_modelled", o.not_modelled}};
+    } else {
+      row = {{"id", o.id},
+             {"setting", o.setting},
+             {"prefill", o.prefill},
+             {"decode", o.decode},
+             {"prefill_kernels", o.prefill_kernels},
+             {"decode_kernels", o.decode_kernels},
+             {"prefill_bytes", o.prefill_bytes},
+             {"decode_bytes", o.decode_bytes}};
     }
-    rows.push_back({{"id", o.id},
-                    {"setting", o.setting},
-                    {"prefill", o.prefill},
-                    {"decode", o.decode},
-                    {"prefill_kernels", o.prefill_kernels},
-                    {"decode_kernels", o.decode_kernels},
-                    {"prefill_bytes", o.prefill_bytes},
-                    {"decode_bytes", o.decode_bytes}});
+    if (!r.measured_source.empty()) {  // under the Inductor model: the measured row, or null
+      row["measured"] = {{"prefill", to_json(o.measured_prefill)}, {"decode", to_json(o.measured_decode)}};
+      if (!o.versus_measured.empty()) row["versus_measured"] = o.versus_measured;
+    }
+    rows.push_back(std::move(row));
   }
-  return {{"title", r.title}, {"columns", r.columns}, {"rows", std::move(rows)}};
+  json out = {{"title", r.title}, {"columns", r.columns}, {"rows", std::move(rows)}};
+  if (!r.measured_source.empty()) {
+    out["measured_source"] = r.measured_source;
+    out["measured_notes"] = r.measured_notes;
+  }
+  return out;
 }
 
 json to_json(const AblationReport& r) {

@@ -3,6 +3,8 @@
 #include "core/ablation.h"
 #include "core/demos/demos.h"
 #include "core/demos/observations.h"
+#include "core/measured/h200_ablation.h"
+#include "core/measured/h200_inductor.h"
 #include "core/units.h"
 
 namespace fl::demos {
@@ -44,6 +46,51 @@ Observation ours_observation(const AnalysisConfig& c, const std::vector<OurAblat
   return {"ablation_ours_other_shape", tr(Text::Demo4Obs5Other, c.lang, args)};
 }
 
+// Measured eager taking this many times its kernels' GPU time (the same kernels
+// replayed as one CUDA graph) was paced by the CPU's launches, not by the GPU.
+constexpr double kLaunchBoundRatio = 1.5;
+
+std::string phase_name(bool decode, Lang L) { return std::string(tr(decode ? Text::ColDecode : Text::ColPrefill, L)); }
+
+// Under the Inductor model, where `c` is the measured setup: each row beside
+// the same row measured on the H200, with how ours differs (the compiled
+// call's time), and, once per phase, eager's time, which every row's speed-up
+// divides, and what bounded it when measured.
+void add_measured(const AnalysisConfig& c, const std::vector<AblationEntry>& entries, OurAblationReport& r) {
+  const Lang L = c.lang;
+  bool any = false;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const AblationEntry& e = entries[i];
+    OurAblationRow& row = r.rows[i];
+    for (const bool decode : {false, true}) {
+      const MeasuredAblationRow* m = measured_ablation_row(c, decode, e.id);
+      if (!m) continue;
+      any = true;
+      (decode ? row.measured_decode : row.measured_prefill) =
+          MeasuredAblationCell{m->speedup, m->launches, m->compiled_ms, m->eager_ms};
+      if (e.not_modelled) continue;  // its not_modelled says why ours is missing
+      if (!row.versus_measured.empty()) row.versus_measured += tr(Text::AblVersusJoin, L);
+      row.versus_measured += tr(Text::AblVersusPhase, L,
+                                {phase_name(decode, L), fmt_ratio(decode ? e.decode_speedup : e.prefill_speedup),
+                                 fmt_ratio(m->speedup), std::to_string(decode ? e.decode_kernels : e.prefill_kernels),
+                                 std::to_string(m->launches), fmt_time(decode ? e.decode_s : e.prefill_s),
+                                 fmt_time(m->compiled_ms * 1e-3)});
+    }
+  }
+  r.measured_source = any ? tr(Text::AblMeasuredSource, L, {std::string(kH200InductorSource)})
+                          : std::string(tr(Text::AblMeasuredNone, L));
+  for (const bool decode : {false, true}) {
+    const MeasuredAblationRow* m = measured_ablation_row(c, decode, entries[0].id);
+    if (!m) continue;
+    const double ratio = m->eager_ms / m->eager_cuda_graph_ms;
+    r.measured_notes.push_back(tr(
+        Text::AblEagerNote, L,
+        {phase_name(decode, L), fmt_time(m->eager_ms * 1e-3), fmt_time(m->eager_cuda_graph_ms * 1e-3), fmt_ratio(ratio),
+         std::string(tr(ratio >= kLaunchBoundRatio ? Text::AblEagerCpuBound : Text::AblEagerGpuBound, L)),
+         fmt_time(decode ? entries[0].decode_eager_s : entries[0].prefill_eager_s), fmt_time(c.hw.launch)}));
+  }
+}
+
 }  // namespace
 
 }  // namespace fl::demos
@@ -56,14 +103,20 @@ OurAblationReport our_ablation_report(const AnalysisConfig& c) {
   Lang L = c.lang;
   OurAblationReport r;
   r.cost = cost_model_of(c.hw);
-  for (const AblationEntry& e : run_ablation(c)) {
+  const std::vector<AblationEntry> entries = run_ablation(c);
+  for (const AblationEntry& e : entries) {
     std::string name = e.setting == Text::OurNoCudaGraphs ? tr(e.setting, L, {fmt_time(c.hw.launch), fmt_time(c.hw.graph_launch)})
                                                           : std::string(tr(e.setting, L));
-    r.rows.push_back({std::string(e.id), std::move(name), e.not_modelled ? std::string(tr(*e.not_modelled, L)) : "",
-                      e.prefill_speedup, e.decode_speedup, e.prefill_kernels, e.decode_kernels, e.prefill_bytes,
-                      e.decode_bytes});
+    OurAblationRow& row = r.rows.emplace_back();
+    row.id = e.id;
+    row.setting = std::move(name);
+    if (e.not_modelled) row.not_modelled = tr(*e.not_modelled, L);
+    row.prefill = e.prefill_speedup, row.decode = e.decode_speedup;
+    row.prefill_kernels = e.prefill_kernels, row.decode_kernels = e.decode_kernels;
+    row.prefill_bytes = e.prefill_bytes, row.decode_bytes = e.decode_bytes;
   }
   const bool inductor = c.shown_compiler() == Compiler::Inductor;
+  if (inductor) add_measured(c, entries, r);
   r.title = tr(inductor ? Text::InductorAblationTitle : Text::OurAblationTitle, L, {workload_name(c, L), fmt_count(static_cast<double>(c.tokens)), fmt_count(static_cast<double>(c.kv_len))});
   r.columns = {std::string(tr(inductor ? Text::ColSetting : Text::ColOurSetting, L)), std::string(tr(Text::ColPrefill, L)),
                std::string(tr(Text::ColDecode, L))};

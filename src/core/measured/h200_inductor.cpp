@@ -87,14 +87,19 @@ const MeasuredRun* measured_run_for(const AnalysisConfig& c, bool decode) {
     const MeasuredRun& run = runs[i];
     const std::optional<AnalysisConfig>& m = configs[i];
     if (run.decode != decode || !m) continue;
-    const bool same_gpu = m->hw.matmul_flops == c.hw.matmul_flops && m->hw.other_flops == c.hw.other_flops &&
-                          m->hw.bandwidth == c.hw.bandwidth;
-    const bool same_size = decode ? m->kv_len == c.kv_len : m->tokens == c.tokens;
-    if (same_gpu && same_size && m->model == c.model && m->batch == c.batch && m->act == c.act &&
-        m->weights == c.weights && m->traced_attention() == c.traced_attention() && m->shown_compiler() == c.shown_compiler())
-      return &run;
+    if (same_measured_setup(*m, c, decode)) return &run;
   }
   return nullptr;
+}
+
+bool same_measured_setup(const AnalysisConfig& measured, const AnalysisConfig& c, bool decode) {
+  const AnalysisConfig& m = measured;
+  const bool same_gpu =
+      m.hw.matmul_flops == c.hw.matmul_flops && m.hw.other_flops == c.hw.other_flops && m.hw.bandwidth == c.hw.bandwidth;
+  const bool same_size = decode ? m.kv_len == c.kv_len : m.tokens == c.tokens;
+  return same_gpu && same_size && !c.whole_model && m.model == c.model && m.batch == c.batch && m.act == c.act &&
+         m.weights == c.weights && m.traced_attention() == c.traced_attention() &&
+         m.shown_compiler() == c.shown_compiler();
 }
 
 }  // namespace fl

@@ -61,4 +61,8 @@ std::optional<AnalysisConfig> config_of(const MeasuredRun& run);
 // the fixed costs per kernel are the model's to vary).
 const MeasuredRun* measured_run_for(const AnalysisConfig& c, bool decode);
 
+// Whether `c`'s phase is the one `measured` reproduces: the same layer, batch,
+// dtypes, attention, compiler and size (T or S) on a GPU of the same peaks and bandwidth.
+bool same_measured_setup(const AnalysisConfig& measured, const AnalysisConfig& c, bool decode);
+
 }  // namespace fl
