@@ -368,31 +368,12 @@ int print_rules(const Options& o) {
   return 0;
 }
 
-// `--ablation`'s table; under the Inductor model with measured rows, the
-// measured speed-ups (and launches) in two more columns.
+// `--ablation`'s table: a row the model cannot compute says why beside its name.
 std::string our_ablation_table(const OurAblationReport& r, Lang lang) {
-  const bool measured = std::any_of(r.rows.begin(), r.rows.end(), [](const OurAblationRow& row) {
-    return row.measured_prefill || row.measured_decode;
-  });
-  auto cell = [](const std::optional<MeasuredAblationCell>& m) {
-    return m ? fmt_ratio(m->speedup) + " (" + std::to_string(m->launches) + ")" : std::string("—");
-  };
-  std::vector<std::string> columns = r.columns;
-  if (measured) {
-    columns.emplace_back(tr(Text::ColMeasuredPrefill, lang));
-    columns.emplace_back(tr(Text::ColMeasuredDecode, lang));
-  }
-  std::vector<std::vector<std::string>> rows;
-  for (const OurAblationRow& row : r.rows) {
-    std::vector<std::string>& cells = row.not_modelled.empty()
-                                          ? rows.emplace_back(std::vector<std::string>{row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)})
-                                          : rows.emplace_back(std::vector<std::string>{row.setting + " (" + row.not_modelled + ")", "—", "—"});
-    if (measured) {
-      cells.push_back(cell(row.measured_prefill));
-      cells.push_back(cell(row.measured_decode));
-    }
-  }
-  return render_table(columns, rows);
+  AblationTable t = ablation_table(r, lang);
+  for (size_t i = 0; i < r.rows.size(); ++i)
+    if (!r.rows[i].not_modelled.empty()) t.rows[i][0] += " (" + r.rows[i].not_modelled + ")";
+  return render_table(t.columns, t.rows);
 }
 
 int run(const std::vector<std::string>& args) {

@@ -171,8 +171,20 @@ struct AblationReport {
   std::vector<std::string> columns;
   std::vector<PaperAblationRow> rows;
   OurAblationReport ours;
+  // One layer: torch.compile's rows under the Inductor model, beside the same
+  // rows measured on an H200 where the layer is the one measured. None for a whole model.
+  std::optional<OurAblationReport> torch_compile;
   std::vector<Observation> observations;
 };
+
+// An ablation as a table of text, for the CLI, the page, its screen-reader
+// table and CSV: the setting, ours in prefill and decode ("—" where not
+// modelled) and, where any row was measured, the measured speed-ups (launches).
+struct AblationTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+};
+AblationTable ablation_table(const OurAblationReport& r, Lang lang);
 
 KernelsReport kernels_report(const AnalysisConfig& c);           // demo 1; c must be valid
 AblationReport ablation_report(const AnalysisConfig& c);         // demo 4; c must be valid

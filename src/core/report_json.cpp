@@ -238,6 +238,7 @@ json to_json(const AblationReport& r) {
           {"columns", r.columns},
           {"rows", std::move(rows)},
           {"ours", to_json(r.ours)},
+          {"torch_compile", r.torch_compile ? to_json(*r.torch_compile) : json(nullptr)},
           {"observations", to_json(r.observations)}};
 }
 

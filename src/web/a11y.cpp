@@ -45,12 +45,14 @@ TextTable kernels_table(const std::string& caption, const std::vector<KernelRepo
   return t;
 }
 
-std::vector<TextTable> ablation_tables(const AblationReport& r) {
+std::vector<TextTable> ablation_tables(const AblationReport& r, Lang lang) {
   TextTable paper{r.title + " (" + r.source + ")", r.columns, {}};
   for (const PaperAblationRow& row : r.rows) paper.rows.push_back({row.setting, fmt_ratio(row.inference), fmt_ratio(row.training)});
   TextTable ours{r.ours.title, r.ours.columns, {}};
   for (const OurAblationRow& row : r.ours.rows) ours.rows.push_back({row.setting, fmt_ratio(row.prefill), fmt_ratio(row.decode)});
-  return {paper, ours};
+  if (!r.torch_compile) return {paper, ours};
+  AblationTable t = ablation_table(*r.torch_compile, lang);
+  return {paper, ours, {r.torch_compile->title, std::move(t.columns), std::move(t.rows)}};
 }
 
 TextTable sweep_table(const Sweep& s, Lang lang) {
@@ -113,7 +115,7 @@ std::vector<TextTable> ViewTables(const State& state) {
     case View::Kernels: return {kernels_table(r.kernels.title, r.kernels.kernels, lang)};
     case View::Prefill: return {partitions_table(r.prefill, lang)};
     case View::Decode: return {partitions_table(r.decode, lang)};
-    case View::Ablation: return ablation_tables(r.ablation);
+    case View::Ablation: return ablation_tables(r.ablation, lang);
     case View::Passes: {
       TextTable t{Tx(Ui::TabPasses, lang), {Tx(Ui::ColStage, lang), Tx(Ui::ColNodes, lang)}, {}};
       for (const StageReport& st : r.kernels.stages) t.rows.push_back({std::string(stage_name(st.stage)), std::to_string(st.nodes.size())});

@@ -35,12 +35,22 @@ BarChart ratio_chart(const AblationReport& r, bool training, float label_w, Lang
   return chart;
 }
 
+// One table of every row: the paper's (inference, training), ours (prefill,
+// decode) and torch.compile's under the Inductor model (prefill, decode, empty
+// where not modelled; then measured, empty where not measured).
 std::string ablation_csv(const AblationReport& r) {
-  std::string out = CsvRow({"table", "id", "setting", "column_1", "column_2"});
+  std::string out = CsvRow({"table", "id", "setting", "column_1", "column_2", "measured_1", "measured_2"});
   for (const PaperAblationRow& row : r.rows)
-    out += CsvRow({"paper", row.id, row.setting, fmt_exact(row.inference), fmt_exact(row.training)});
+    out += CsvRow({"paper", row.id, row.setting, fmt_exact(row.inference), fmt_exact(row.training), "", ""});
   for (const OurAblationRow& row : r.ours.rows)
-    out += CsvRow({"ours", row.id, row.setting, fmt_exact(row.prefill), fmt_exact(row.decode)});
+    out += CsvRow({"ours", row.id, row.setting, fmt_exact(row.prefill), fmt_exact(row.decode), "", ""});
+  if (!r.torch_compile) return out;
+  auto measured = [](const std::optional<MeasuredAblationCell>& m) { return m ? fmt_exact(m->speedup) : std::string(); };
+  for (const OurAblationRow& row : r.torch_compile->rows) {
+    const bool computed = row.not_modelled.empty();
+    out += CsvRow({"torch_compile", row.id, row.setting, computed ? fmt_exact(row.prefill) : "",
+                   computed ? fmt_exact(row.decode) : "", measured(row.measured_prefill), measured(row.measured_decode)});
+  }
   return out;
 }
 
@@ -76,6 +86,39 @@ void draw_ours(const AblationReport& r, double axis_max, float label_w, float he
     DrawBarChart(decode ? "ours_decode" : "ours_prefill", chart, ImVec2(decode ? plot_w : plot_w + label_w, height));
     ImGui::EndGroup();
   }
+}
+
+// torch.compile's rows under the Inductor model for one layer, beside the same
+// rows measured on an H200 where the layer is the one measured: the table,
+// a row the model lacks with why on hover, then what differs and why.
+void draw_torch_compile(const OurAblationReport& t, Lang lang) {
+  SectionHeading(t.title);
+  const AblationTable table = ablation_table(t, lang);
+  const int columns = static_cast<int>(table.columns.size());
+  const float setting_w = ImGui::GetFontSize() * 16;
+  const float min_w = setting_w + ImGui::GetFontSize() * 6 * static_cast<float>(columns - 1);
+  const WideTable wide = BeginWideTable("torch_compile", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV,
+                                        static_cast<int>(table.rows.size()), min_w, setting_w, 2);
+  if (wide.open) {
+    ImGui::TableSetupColumn(table.columns[0].c_str(), wide.text_flags, wide.text_width);
+    for (int c = 1; c < columns; ++c) ImGui::TableSetupColumn(table.columns[static_cast<size_t>(c)].c_str());
+    ImGui::TableHeadersRow();
+    for (size_t i = 0; i < table.rows.size(); ++i) {
+      ImGui::TableNextRow();
+      for (const std::string& cell : table.rows[i]) {
+        ImGui::TableNextColumn();
+        if (&cell == &table.rows[i][0]) ImGui::TextWrapped("%s", cell.c_str());
+        else ImGui::TextUnformatted(cell.c_str());
+        if (!t.rows[i].not_modelled.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.rows[i].not_modelled.c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  RecordWidget("ablation.torch_compile");
+  TextMuted(t.measured_source);
+  for (const std::string& note : t.measured_notes) WrappedBullet(note);
+  for (const OurAblationRow& row : t.rows)
+    if (!row.versus_measured.empty()) WrappedBullet(row.setting + ": " + row.versus_measured);
 }
 
 }  // namespace
@@ -133,6 +176,7 @@ void DrawAblationPanel(State& state) {
   if (!BeginDetails(lang)) return;
   if (ours_in_details) draw_ours(r, axis_max, label_w, ours_height, lang);
   DrawObservations(r.observations, lang);
+  if (r.torch_compile) draw_torch_compile(*r.torch_compile, lang);
 }
 
 }  // namespace fl::web

@@ -62,11 +62,7 @@ void draw_kernel_details(const KernelReport& k, Lang lang) {
   ImGui::TableNextColumn();
   SectionHeading(Tx(Ui::KernelEnds, lang));
   if (k.ends.empty()) TextMuted(Tx(Ui::KernelEndsNone, lang));
-  for (const KernelEndReport& end : k.ends) {
-    ImGui::Bullet();
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s", end.text.c_str());
-  }
+  for (const KernelEndReport& end : k.ends) WrappedBullet(end.text);
   ImGui::EndTable();
   if (k.code.empty()) return;
   // The pseudo-kernel: loads, on-chip computation, stores, in a monospace block.

@@ -90,11 +90,7 @@ void draw_changes(const StageReport& st, int stage, const KernelsReport& r, cons
     const KernelReport& k = r.kernels[static_cast<size_t>(kernel)];
     SectionHeading(tr(Ui::TipKernel, lang, {std::to_string(k.index), std::string(kernel_kind_name(k.kind))}));
     ImGui::TextWrapped("%s", k.label.c_str());
-    for (const KernelEndReport& end : k.ends) {
-      ImGui::Bullet();
-      ImGui::SameLine();
-      ImGui::TextWrapped("%s", end.text.c_str());
-    }
+    for (const KernelEndReport& end : k.ends) WrappedBullet(end.text);
   }
   if (stage != kFusedStage && !st.removed.empty()) {
     SectionHeading(Tx(Ui::StageRemoved, lang));

@@ -189,10 +189,7 @@ void draw_choosers(const RealityReport& r, ExplainState& e, Lang lang) {
 }
 
 void bullets(const std::vector<Observation>& obs) {
-  for (const Observation& o : obs) {
-    ImGui::Bullet();
-    ImGui::TextWrapped("%s", o.text.c_str());
-  }
+  for (const Observation& o : obs) WrappedBullet(o.text);
 }
 
 }  // namespace

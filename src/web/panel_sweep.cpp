@@ -267,8 +267,7 @@ void DrawSweepPanel(State& state) {
   RecordShown("sweep_points", static_cast<double>(s.points.size()));
   RecordShown("sweep_lines", static_cast<double>(s.partitions.size()));
   for (size_t i = 0; i < mine.size(); ++i) {
-    ImGui::Bullet();
-    ImGui::TextWrapped("%s", sentences[i].c_str());
+    WrappedBullet(sentences[i]);
     RecordShown("sweep_" + std::string(crossing_key(mine[i].kind)) + "_" + std::to_string(i), mine[i].value);
   }
   RecordShown("sweep_crossings", static_cast<double>(mine.size()));

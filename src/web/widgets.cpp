@@ -141,11 +141,12 @@ Ui TimeColumnHelp(const Hardware& hw) {
 
 void DrawObservations(const std::vector<Observation>& observations, Lang lang) {
   SectionHeading(Tx(Ui::Observations, lang));
-  for (const Observation& o : observations) {
-    ImGui::Bullet();
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s", o.text.c_str());
-  }
+  for (const Observation& o : observations) WrappedBullet(o.text);
+}
+
+void WrappedBullet(const std::string& text) {
+  ImGui::Bullet();
+  ImGui::TextWrapped("%s", text.c_str());
 }
 
 std::vector<KernelKind> KindsOf(const std::vector<KernelReport>& kernels) {

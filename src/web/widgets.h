@@ -45,6 +45,8 @@ std::string CostNote(const AnalysisConfig& c, Lang lang);  // that note alone
 Ui TimeColumn(const Hardware& hw);
 Ui TimeColumnHelp(const Hardware& hw);
 void DrawObservations(const std::vector<Observation>& observations, Lang lang);
+// A bullet and its text, wrapped at the view's edge (ImGui's BulletText does not wrap).
+void WrappedBullet(const std::string& text);
 
 // A coloured square and the kind's name, for each kind in `kinds`.
 // How a chart shows the fixed cost per kernel: not at all, as a lighter

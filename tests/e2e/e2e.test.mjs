@@ -571,6 +571,35 @@ test("a screen reader gets the canvas's name and the view's tables as DOM text, 
   await page.close();
 });
 
+test("torch.compile's Table 4 rows beside those measured on an H200, as the CLI gives them; none measured elsewhere", async () => {
+  const { page, errors } = await open("view=ablation&lang=en&hardware=h200");
+  const tables = () => page.$$eval("#a11y table", (ts) => ts.map((t) => ({
+    caption: t.querySelector("caption").textContent,
+    headers: [...t.querySelectorAll("th")].map((th) => th.textContent),
+    rows: [...t.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)),
+  })));
+  const measured = cliJson({ demo: 4, hardware: "h200", lang: "en" }).torch_compile;
+  let [, , torch] = await tables();
+  assert.equal(torch.caption, measured.title);
+  assert.deepEqual(torch.headers.slice(3), ["measured prefill", "measured decode"]);
+  const cell = (m) => (m ? `${m.speedup.toFixed(2)}× (${m.launches})` : "—");
+  measured.rows.forEach((row, i) => {
+    assert.equal(torch.rows[i][0], row.setting);
+    assert.equal(torch.rows[i][3], cell(row.measured.prefill));
+    assert.equal(torch.rows[i][4], cell(row.measured.decode));
+  });
+  assert.ok(measured.rows.filter((r) => r.measured.decode).length === 7);
+  // On the H100 nothing was measured: our rows alone, and the report says what was.
+  await page.evaluate(() => fusionlab.setState({ hardware: "h100" }));
+  await afterFrames(page, 3);
+  [, , torch] = await tables();
+  assert.equal(torch.headers.length, 3);
+  const h100 = await page.evaluate(() => fusionlab.analyze({ demo: 4, lang: "en" }));
+  assert.match(h100.torch_compile.measured_source, /^No measured rows/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("on a phone the sidebar is a drawer and the views a dropdown; a number in the drawer still drives the view", async () => {
   const { page, errors } = await open("view=prefill&lang=en", { width: 390, height: 844 });
   const widgets = async () => (await page.evaluate(() => fusionlab.getExplain())).widgets;

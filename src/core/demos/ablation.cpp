@@ -1,5 +1,7 @@
 // Demo 4: the PyTorch 2 paper's ablation (published figures, quoted), with
 // our own figures for the same effects beside them in the observations.
+#include <algorithm>
+
 #include "core/ablation.h"
 #include "core/demos/demos.h"
 #include "core/demos/observations.h"
@@ -117,7 +119,9 @@ OurAblationReport our_ablation_report(const AnalysisConfig& c) {
   }
   const bool inductor = c.shown_compiler() == Compiler::Inductor;
   if (inductor) add_measured(c, entries, r);
-  r.title = tr(inductor ? Text::InductorAblationTitle : Text::OurAblationTitle, L, {workload_name(c, L), fmt_count(static_cast<double>(c.tokens)), fmt_count(static_cast<double>(c.kv_len))});
+  r.title = tr(inductor ? Text::InductorAblationTitle : Text::OurAblationTitle, L,
+               {workload_name(c, L), fmt_count(static_cast<double>(c.tokens)), fmt_count(static_cast<double>(c.kv_len)),
+                std::string(attention_form_key(c.traced_attention())), hardware_name(c, L)});
   r.columns = {std::string(tr(inductor ? Text::ColSetting : Text::ColOurSetting, L)), std::string(tr(Text::ColPrefill, L)),
                std::string(tr(Text::ColDecode, L))};
   return r;
@@ -160,7 +164,45 @@ AblationReport ablation_report(const AnalysisConfig& c) {
   obs.push_back({"ablation_freezing_patterns", std::string(tr(Text::Demo4Obs4, L))});
   r.ours = our_ablation_report(c);
   obs.push_back(ours_observation(c, r.ours.rows));
+  // torch.compile's own rows under the Inductor model, for one layer written as
+  // PyTorch users write it (the lecture's attention becomes math: what was measured).
+  if (!c.whole_model) {
+    AnalysisConfig layer = c;
+    layer.demo = 2;
+    layer.compiler = Compiler::Inductor;
+    if (layer.attention == AttentionForm::Lecture) layer.attention = AttentionForm::Math;
+    r.torch_compile = our_ablation_report(layer);
+  }
   return r;
+}
+
+}  // namespace fl
+
+namespace fl {
+
+AblationTable ablation_table(const OurAblationReport& r, Lang lang) {
+  const bool measured = std::any_of(r.rows.begin(), r.rows.end(), [](const OurAblationRow& row) {
+    return row.measured_prefill || row.measured_decode;
+  });
+  const std::string none(tr(Text::LineupNone, lang));
+  auto measured_cell = [&](const std::optional<MeasuredAblationCell>& m) {
+    return m ? fmt_ratio(m->speedup) + " (" + std::to_string(m->launches) + ")" : none;
+  };
+  AblationTable t{r.columns, {}};
+  if (measured) {
+    t.columns.emplace_back(tr(Text::ColMeasuredPrefill, lang));
+    t.columns.emplace_back(tr(Text::ColMeasuredDecode, lang));
+  }
+  for (const OurAblationRow& row : r.rows) {
+    const bool computed = row.not_modelled.empty();
+    std::vector<std::string>& cells = t.rows.emplace_back(std::vector<std::string>{
+        row.setting, computed ? fmt_ratio(row.prefill) : none, computed ? fmt_ratio(row.decode) : none});
+    if (measured) {
+      cells.push_back(measured_cell(row.measured_prefill));
+      cells.push_back(measured_cell(row.measured_decode));
+    }
+  }
+  return t;
 }
 
 }  // namespace fl
