@@ -121,7 +121,7 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
       }
       if (storage.op == Op::MatMul) {
         ops.push_back(g.node(storage.inputs[1]).op == Op::Param ? "_unsafe_view" : "view");
-        if (in_triton.count(in)) ops.push_back("mm");  // a GEMV another Triton kernel computed
+        if (in_triton.count(in)) ops.push_back(aten_names(storage).front());  // a GEMV another Triton kernel computed
       }
       // A mean another Triton kernel reduced: its division by the row's length is done here.
       if (storage.op == Op::Mean && in_triton.count(in)) {
@@ -170,6 +170,7 @@ std::string kernel_name(const Graph& g, const Kernel& k, int triton_index, const
     const std::vector<std::string_view> source = origin_names(g, k.also_named_after, in_triton);
     ops.insert(ops.end(), source.begin(), source.end());
   }
+  for (NodeId gemv : k.named_for) ops.push_back(aten_names(g.node(gemv)).front());
   if (k.copy) ops.push_back("clone");
   if (k.mask_bias) ops.insert(ops.end(), {"scalar_tensor", "where"});  // where(mask, 0, -inf)
   std::sort(ops.begin(), ops.end());

@@ -62,6 +62,7 @@ struct Unit {
   bool copy = false;
   bool mask_bias = false;       // a boolean mask turned into SDPA's float bias
   std::vector<NodeId> also_named_after;  // see Kernel::also_named_after
+  std::vector<NodeId> named_for;         // see Kernel::named_for
   NodeId anchor = 0;            // the node it realizes (for a copy: the view it lays out)
   std::pair<int, int> registered{0, 0};  // when lowering gives it a buffer: (program position, argument)
   std::vector<NodeId> body;     // nodes whose code it runs
@@ -76,7 +77,7 @@ class Scheduler {
  public:
   Scheduler(const Graph& g, const Binding& bind, const Options& opt)
       : g_(g), opt_(opt), numel_(fusion::node_numels(g, bind)), users_(g.size()), output_(g.size(), 0),
-        realized_(g.size(), 0), loads_(g.size()) {
+        realized_(g.size(), 0), loads_(g.size()), realized_for_(g.size(), -1) {
     for (const Node& n : g.nodes()) shape_.push_back(eval_shape(n.shape, bind));
     for (size_t i = 0; i < g.size(); ++i)
       for (NodeId in : g.nodes()[i].inputs) users_[static_cast<size_t>(in)].push_back(static_cast<NodeId>(i));
@@ -99,6 +100,7 @@ class Scheduler {
   std::vector<std::vector<NodeId>> users_;
   std::vector<char> output_, realized_;
   std::vector<std::set<Load>> loads_;  // of each pointwise node's body, its unrealized producers inlined
+  std::vector<NodeId> realized_for_;   // the GEMV whose lowering stored a pointwise value to re-read it, or -1
   std::vector<Unit> units_;
   std::vector<int> pos_;                 // program position of each node (program_position)
   std::vector<std::pair<int, int>> registered_;  // of each realized node (Unit::registered)
@@ -204,7 +206,7 @@ class Scheduler {
       if (output_[static_cast<size_t>(id)]) when = {static_cast<int>(g_.size()), 0};
       if (rs.size() > 1 && many_loads) when = {pos_[static_cast<size_t>(id)], kAfterArguments};
       for (auto [u, via] : rs) {
-        if (gemv(u) && many_loads) when = std::min(when, {pos_[static_cast<size_t>(via)], 0});  // re-read per output
+        if (gemv(u) && many_loads) when = std::min(when, {pos_[static_cast<size_t>(u)], 0});  // re-read per output, stored as the GEMV is lowered
         if (role(u) != Role::Extern) continue;
         const int arg = static_cast<int>(std::find(g_.node(u).inputs.begin(), g_.node(u).inputs.end(), via) - g_.node(u).inputs.begin());
         if (!needs_copy(via, u)) when = std::min(when, {pos_[static_cast<size_t>(u)], arg});  // an extern reads a buffer
@@ -212,6 +214,8 @@ class Scheduler {
       }
       realized_[static_cast<size_t>(id)] = when.first < (1 << 30);
       registered_[static_cast<size_t>(id)] = when;
+      for (auto [u, via] : rs)
+        if (gemv(u) && when == std::pair{pos_[static_cast<size_t>(u)], 0}) realized_for_[static_cast<size_t>(id)] = u;
     }
   }
 
@@ -317,6 +321,14 @@ class Scheduler {
         units_.push_back(std::move(u));
       } else if (realized_[static_cast<size_t>(id)] && r != Role::Source && r != Role::View) {
         Unit u = realized_unit(id);
+        // A value a GEMV's lowering stored to re-read it: the GEMV is among
+        // its origins, and its body among the GEMV's.
+        if (const NodeId gemv_reader = realized_for_[static_cast<size_t>(id)]; gemv_reader >= 0) u.named_for.push_back(gemv_reader);
+        for (NodeId in : g_.node(id).inputs)
+          if (gemv(id) && realized_for_[static_cast<size_t>(storage(in))] == id) {
+            const Unit source = realized_unit(storage(in));
+            u.also_named_after.insert(u.also_named_after.end(), source.body.begin(), source.body.end());
+          }
         if (r == Role::Reduction && splits(u)) {
           split(std::move(u), next_key++, split_parts(u));
         } else if (g_.node(id).op == Op::MatMul && strided_gemv(id)) {
@@ -511,15 +523,19 @@ class Scheduler {
   // Program order as Inductor sees it: post_grad.py's reorder_for_locality
   // moves each value right before its only reader, walking back from the end.
   // A value the caller also gets back moves only if it is a cache write that
-  // SDPA reads in place: measured on the H200, a cache that is copied for a
-  // GQA repeat keeps its write where the program made it (why, unconfirmed).
+  // no extern call reads through a copy: measured on the H200, a cache copied
+  // for a GQA repeat that cuBLAS's bmm reads keeps its write where the
+  // program made it; one SDPA, or gpt-fast's Triton GEMV, reads in place moves
+  // (why, unconfirmed).
   bool movable(NodeId a) const {
     if (role(a) == Role::Source) return false;
     if (!output_[static_cast<size_t>(a)]) return true;
     if (role(a) != Role::Mutation) return false;
     std::vector<std::pair<NodeId, NodeId>> rs;
     readers(a, rs);
-    return std::all_of(rs.begin(), rs.end(), [&](const auto& r) { return g_.node(r.first).op == Op::Attention; });
+    return std::none_of(rs.begin(), rs.end(), [&](const auto& r) {
+      return role(r.first) == Role::Extern && needs_copy(r.second, r.first);
+    });
   }
   std::vector<int> program_position() const {
     std::list<NodeId> seq;
@@ -636,6 +652,7 @@ class Scheduler {
         k.copy = k.copy || unit.copy;
         k.mask_bias = k.mask_bias || unit.mask_bias;
         k.also_named_after.insert(k.also_named_after.end(), unit.also_named_after.begin(), unit.also_named_after.end());
+        k.named_for.insert(k.named_for.end(), unit.named_for.begin(), unit.named_for.end());
       }
       k.computes.assign(computes.begin(), computes.end());
       auto node_of = [&](int64_t key) { return key < static_cast<int64_t>(g_.size()) ? static_cast<NodeId>(key) : -1; };

@@ -72,6 +72,9 @@ struct Kernel {
   // (mark_reuse as the repeat is lowered), a split reduction's first part
   // for the kernel that combines its partial results.
   std::vector<NodeId> also_named_after;
+  // GEMVs (gpt-fast's setting) whose lowering stored a value here to re-read
+  // it for every output: their ATen op (mm, bmm) joins the name.
+  std::vector<NodeId> named_for;
   bool mask_bias = false;        // a boolean mask turned into SDPA's float bias (where(mask, 0, -inf))
   int64_t read_bytes = 0, write_bytes = 0;  // HBM traffic: each buffer once; written if another kernel or the caller reads it
 };
