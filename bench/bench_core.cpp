@@ -9,6 +9,7 @@
 #include "core/partitions.h"
 #include "core/passes/passes.h"
 #include "core/pipeline.h"
+#include "core/report.h"
 
 #include <algorithm>
 #include <string>
@@ -157,6 +158,21 @@ static void BM_Whole405BNewT(benchmark::State& s) {
   s.SetLabel(once ? "compiled once" : "traced again");
 }
 BENCHMARK(BM_Whole405BNewT)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// What the page computes after an edit of T on the whole 405B: the planned
+// kernels measured again and the prefill view's report made from them.
+static void BM_Whole405BReport(benchmark::State& s) {
+  AnalysisConfig c = AnalysisConfig::for_demo(2);
+  c.use_model("llama-3.1-405b");
+  c.whole_model = true;
+  const CompiledPhase compiled = compile_phase(c, false);
+  int64_t T = 1;
+  for (auto _ : s) {
+    c.tokens = T = T % 8192 + 1;
+    benchmark::DoNotOptimize(prefill_report(c, compiled));
+  }
+}
+BENCHMARK(BM_Whole405BReport)->Unit(benchmark::kMillisecond);
 
 // Compiling the whole 405B's prefill (T and the batch symbols): the passes
 // over all 126 layers (0), or over the model with two and three layers, the

@@ -48,42 +48,37 @@ void add_node_flops(const Graph& g, const Node& n, int64_t out, const Binding& b
   if (n.op == Op::Attention) k.other_flops += attention_softmax_flops(g, n, out, bind);
 }
 
-std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order,
-                                    const std::vector<int64_t>& numel, const Binding& bind) {
+KernelLayout lay_out_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order) {
   std::vector<int> index_of(grouping.groups.size(), -1);  // group -> its kernel's place in the order
   for (size_t i = 0; i < order.size(); ++i) index_of[static_cast<size_t>(order[i])] = static_cast<int>(i);
-
-  auto bytes_of = [&](NodeId s) -> int64_t {
-    const Node& n = g.node(s);
-    if (n.shape.empty()) return 0;  // scalars are immediates in the kernel's code
-    return numel[static_cast<size_t>(s)] * dtype_bytes(n.dtype);
-  };
 
   std::vector<char> is_output(g.size(), 0);
   for (NodeId o : g.outputs()) is_output[static_cast<size_t>(grouping.storage[static_cast<size_t>(o)])] = 1;
 
-  std::vector<Kernel> kernels;
-  kernels.reserve(order.size());
+  KernelLayout layout;
+  layout.kernels.reserve(order.size());
+  layout.reads.reserve(order.size());
+  layout.writes.reserve(order.size());
   std::vector<NodeId> read;    // per kernel: the tensors it reads from HBM, each once (a few)
   std::vector<int> consumers;  // per node: the other groups that read it
   for (int gi : order) {
     const Group& gr = grouping.groups[static_cast<size_t>(gi)];
-    Kernel k;
+    Kernel& k = layout.kernels.emplace_back();
+    std::vector<Traffic>& reads = layout.reads.emplace_back();
+    std::vector<Traffic>& writes = layout.writes.emplace_back();
     k.kind = gr.kind;
     k.nodes = gr.nodes;
     read.clear();
     for (NodeId id : gr.nodes) {
       const Node& n = g.node(id);
       k.label.append(k.label.empty() ? "" : "+").append(node_label(n));
-      add_node_flops(g, n, numel[static_cast<size_t>(id)], bind, k);
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         if (n.op == Op::KVWrite && i == 0) continue;  // the cache is only written, one row
         NodeId s = grouping.storage[static_cast<size_t>(n.inputs[i])];
         if (grouping.group_of[static_cast<size_t>(s)] == gi || std::find(read.begin(), read.end(), s) != read.end()) continue;
         read.push_back(s);
         // An embedding reads only the rows it gathers, not the table.
-        k.reads += n.op == Op::Embedding && i == 0 ? numel[static_cast<size_t>(id)] * dtype_bytes(g.node(s).dtype)
-                                                   : bytes_of(s);
+        reads.push_back({n.op == Op::Embedding && i == 0 ? id : s, s});
       }
     }
     // Writes: values some other kernel reads, and the graph's outputs.
@@ -97,15 +92,37 @@ std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, co
       consumers.erase(std::unique(consumers.begin(), consumers.end()), consumers.end());
       bool is_out = is_output[static_cast<size_t>(id)];
       if (consumers.empty() && !is_out) continue;
-      k.writes += g.node(id).op == Op::KVWrite ? bytes_of(g.node(id).inputs[1]) : bytes_of(id);
+      const NodeId written = g.node(id).op == Op::KVWrite ? g.node(id).inputs[1] : id;  // a cache write: its new rows
+      writes.push_back({written, written});
       for (int cg : consumers) {
         k.ends.push_back({id, index_of[static_cast<size_t>(cg)], grouping.why_crossing(id, cg)});
       }
       if (is_out) k.ends.push_back({id, -1, Boundary::GraphOutput});
     }
-    kernels.push_back(std::move(k));
+  }
+  return layout;
+}
+
+std::vector<Kernel> measure_layout(const Graph& g, const KernelLayout& layout, const std::vector<int64_t>& numel,
+                                   const Binding& bind) {
+  auto bytes = [&](const Traffic& t) -> int64_t {
+    const Node& n = g.node(t.tensor);
+    if (n.shape.empty()) return 0;  // scalars are immediates in the kernel's code
+    return numel[static_cast<size_t>(t.elements)] * dtype_bytes(n.dtype);
+  };
+  std::vector<Kernel> kernels = layout.kernels;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    Kernel& k = kernels[i];
+    for (NodeId id : k.nodes) add_node_flops(g, g.node(id), numel[static_cast<size_t>(id)], bind, k);
+    for (const Traffic& t : layout.reads[i]) k.reads += bytes(t);
+    for (const Traffic& t : layout.writes[i]) k.writes += bytes(t);
   }
   return kernels;
+}
+
+std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order,
+                                    const std::vector<int64_t>& numel, const Binding& bind) {
+  return measure_layout(g, lay_out_kernels(g, grouping, order), numel, bind);
 }
 
 }  // namespace fl::fusion

@@ -15,8 +15,28 @@ std::string node_label(const Node& n);
 // Adds what node `n` (of `out` elements) computes to k's FLOPs, on tensor cores or not.
 void add_node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bind, Kernel& k);
 
-// `numel`: every node's element count under `bind` (the grouping's own, or
-// another binding's under which the grouping's guards hold).
+// HBM traffic of one tensor: the element count of `elements` (a value, or an
+// embedding's gathered rows) in the dtype of `tensor`; none for a scalar.
+struct Traffic {
+  NodeId elements, tensor;
+};
+
+// The kernels as the grouping and the launch order decide them, whatever the
+// sizes: kind, nodes, label and why each written value leaves (Kernel's
+// fields, sizes zero), and what each reads and writes, each tensor once.
+struct KernelLayout {
+  std::vector<Kernel> kernels;
+  std::vector<std::vector<Traffic>> reads, writes;  // per kernel
+};
+KernelLayout lay_out_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order);
+
+// The layout's kernels with their bytes and FLOPs under a binding: `numel`
+// is every node's element count under `bind` (the grouping's own, or another
+// binding's under which the grouping's guards hold).
+std::vector<Kernel> measure_layout(const Graph& g, const KernelLayout& layout, const std::vector<int64_t>& numel,
+                                   const Binding& bind);
+
+// Both at once.
 std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order,
                                     const std::vector<int64_t>& numel, const Binding& bind);
 

@@ -6,8 +6,9 @@
 namespace fl {
 
 FusionPlan plan_fusion(const Graph& g, const FuseOptions& opt, const Binding& bind) {
-  FusionPlan plan{opt, fusion::group_nodes(g, opt, bind), {}, {}};
+  FusionPlan plan{opt, fusion::group_nodes(g, opt, bind), {}, {}, {}};
   plan.order = fusion::launch_order(g, plan.grouping);
+  plan.layout = fusion::lay_out_kernels(g, plan.grouping, plan.order);
   for (const Node& n : g.nodes()) plan.numels.add(numel(n.shape));
   return plan;
 }
@@ -15,7 +16,7 @@ FusionPlan plan_fusion(const Graph& g, const FuseOptions& opt, const Binding& bi
 std::vector<Kernel> fuse_planned(const Graph& g, const FusionPlan& plan, const Binding& bind) {
   const std::vector<int64_t> numel = plan.numels.eval(bind);
   if (!fusion::guards_hold(g, plan.grouping, numel)) return fuse(g, plan.options, bind);
-  return fusion::measure_kernels(g, plan.grouping, plan.order, numel, bind);
+  return fusion::measure_layout(g, plan.layout, numel, bind);
 }
 
 }  // namespace fl

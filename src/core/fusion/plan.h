@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/fusion/grouping.h"
+#include "core/fusion/measuring.h"
 
 namespace fl {
 
@@ -13,6 +14,7 @@ struct FusionPlan {
   FuseOptions options;
   fusion::Grouping grouping;
   std::vector<int> order;
+  fusion::KernelLayout layout;  // the kernels as the groups and the order make them, sizes aside
   DimTable numels;  // every node's element count, compiled for costing under other bindings
 };
 
