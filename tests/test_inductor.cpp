@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/inductor/layout.h"
+#include "core/inductor/freezing.h"
 #include "core/inductor/partition.h"
 #include "core/inductor/scheduler.h"
 #include "core/analysis.h"
@@ -19,6 +20,7 @@
 #include "core/settings.h"
 #include "core/pipeline.h"
 #include "core/presets.h"
+#include "helpers.h"
 
 using namespace fl;
 
@@ -322,31 +324,48 @@ TEST_CASE("inductor: every value that leaves a kernel for another says why, in I
   CHECK(seen.count(Refusal::Output));
 }
 
-TEST_CASE("inductor: with max_fusion_size = 1 the model launches what torch.compile did with fusion off (the ablation's no_fusion row), but for freezing's one GEMM of gate and up") {
+TEST_CASE("inductor: the ablation's rows launch what torch.compile did, name for name: freezing's one GEMM of gate and up, no freezing, no CUDA graphs, no fusion (max_fusion_size = 1)") {
+  std::ifstream in(std::string(FUSIONLAB_DATA_DIR) + "/measured/h200-inductor/ablation.jsonl");
+  REQUIRE(in);
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> measured;  // (id, phase) -> launches
+  for (std::string line; std::getline(in, line);) {
+    const nlohmann::json rec = nlohmann::json::parse(line);
+    measured[{rec["id"], rec["phase"]}] = rec["kernel_names"].get<std::vector<std::string>>();
+  }
   for (const bool decode : {false, true}) {
-    INFO((decode ? "decode" : "prefill"));
-    std::ifstream in(std::string(FUSIONLAB_DATA_DIR) + "/measured/h200-inductor/ablation.jsonl");
-    REQUIRE(in);
-    std::vector<std::string> measured;
-    for (std::string line; std::getline(in, line);) {
-      const nlohmann::json rec = nlohmann::json::parse(line);
-      if (rec["id"] == "no_fusion" && rec["phase"] == (decode ? "decode" : "prefill"))
-        measured = rec["kernel_names"].get<std::vector<std::string>>();
-    }
-    REQUIRE(measured.size() == 22);
-    // The measured run froze the weights: gate and up became one GEMM whose
-    // output SiLU·up reads in two halves (split). Ours keeps two GEMMs.
-    const auto silu = std::find_if(measured.begin(), measured.end(), [](const std::string& n) { return n.find("silu_split") != std::string::npos; });
-    REQUIRE(silu != measured.end());
-    silu->replace(silu->find("_split"), 6, "");
-    measured.insert(silu, "extern_kernels.mm");
+    const std::string phase = decode ? "decode" : "prefill";
     const AnalysisConfig c =
         config_from_settings({{"demo", decode ? "3" : "2"}, {"hardware", "h200"}, {"attention", "math"}}, decode ? 3 : 2);
-    inductor::Options no_fusion;
-    no_fusion.max_fusion_size = 1;
-    const Partition p = inductor::inductor_partition(PartitionId::Inductor, c.traced_graph(decode), c.binding(), c.hw, no_fusion);
-    std::vector<std::string> ours;
-    for (const Kernel& k : p.kernels) ours.push_back(k.name);
-    CHECK(ours == measured);
+    auto launches = [&](bool freezing, size_t max_fusion_size) {
+      inductor::Options o;
+      o.freezing = freezing;
+      o.max_fusion_size = max_fusion_size;
+      std::vector<std::string> names;
+      for (const Kernel& k : inductor::inductor_partition(PartitionId::Inductor, c.traced_graph(decode), c.binding(), c.hw, o).kernels)
+        names.push_back(k.name);
+      return names;
+    };
+    INFO(phase);
+    const std::vector<std::string> frozen = launches(true, 64);
+    CHECK(frozen.size() == 18);
+    CHECK(frozen == measured[{"all", phase}]);
+    CHECK(frozen == measured[{"no_cudagraphs", phase}]);  // the same kernels, launched one by one
+    CHECK(launches(false, 64) == measured[{"no_freezing", phase}]);
+    CHECK(launches(true, 1) == measured[{"no_fusion", phase}]);
+    CHECK(std::count(frozen.begin(), frozen.end(), "extern_kernels.mm") == 6);  // q, k, v, o, gate|up, down
+  }
+}
+
+TEST_CASE("inductor: freezing's concatenation computes what the separate matmuls did") {
+  for (const bool decode : {false, true}) {
+    INFO((decode ? "decode" : "prefill"));
+    const Graph traced = decode ? decode_layer(kSmallCfg, ParamMode::random(3)) : prefill_layer(kSmallCfg, 5, 0, ParamMode::random(3));
+    const Graph frozen = inductor::concat_frozen_matmuls(traced);
+    verify(frozen);
+    CHECK(test::count_ops(frozen, Op::Slice) == 2);  // gate and up, out of their one product
+    CHECK(test::count_ops(frozen, Op::MatMul) == test::count_ops(traced, Op::MatMul) - 1);  // q, k, v (two shapes) stay apart
+    const Feeds feeds = decode ? test::decode_feeds(kSmallCfg, 8) : test::prefill_feeds(kSmallCfg, 5);
+    const Binding bind = decode ? Binding{{"S", 8}, {"P", 5}} : Binding{};
+    CHECK(test::relative_difference(run(traced, feeds, bind), run(frozen, feeds, bind)) < 1e-5);
   }
 }

@@ -76,6 +76,8 @@ std::vector<AblationEntry> inductor_settings() {
   auto row = [](std::string_view id, Text t, std::optional<Text> why_not = std::nullopt) {
     return AblationEntry{id, t, why_not, {}};
   };
+  AblationEntry no_freezing = row("no_freezing", Text::AblNoFreezing);
+  no_freezing.switches.freezing = false;
   AblationEntry no_graphs = row("no_cudagraphs", Text::AblNoCudaGraphs);
   no_graphs.switches.cuda_graphs = false;
   AblationEntry no_fusion = row("no_fusion", Text::AblNoFusion);
@@ -83,7 +85,7 @@ std::vector<AblationEntry> inductor_settings() {
   return {row("all", Text::AblInductorAll),
           row("no_loop_reordering", Text::AblNoReorder, Text::AblNotModelledReorder),
           row("no_templates", Text::AblNoTemplates, Text::AblNotModelledTemplates),
-          row("no_freezing", Text::AblNoFreezing, Text::AblNotModelledFreezing),
+          no_freezing,
           row("no_pattern_matching", Text::AblNoPatterns, Text::AblNotModelledPatterns),
           no_graphs,
           no_fusion,
@@ -101,6 +103,7 @@ void cost_inductor_phase(const AnalysisConfig& c, bool decode, std::vector<Ablat
     if (e.not_modelled) continue;
     inductor::Options opt;
     if (!e.switches.fusion) opt.max_fusion_size = 1;
+    opt.freezing = e.switches.freezing;
     Hardware hw = c.hw;
     hw.launch = e.switches.cuda_graphs ? c.hw.graph_launch : c.hw.launch;
     record(e, decode, eager, inductor::inductor_partition(PartitionId::Inductor, traced, bind, hw, opt).cost);

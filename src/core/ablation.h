@@ -15,6 +15,7 @@ namespace fl {
 struct AblationSwitches {
   bool fusion = true, inlining = true, matmul_epilogues = true, attention_matching = true, weight_folding = true,
        cuda_graphs = true;
+  bool freezing = true;  // the Inductor model's (inductor::Options::freezing)
 };
 
 struct AblationEntry {

@@ -109,6 +109,16 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
       for (size_t i = 0; i < s.size(); ++i) out[i] = s[static_cast<size_t>(a.perm[i])];
       return out;
     }
+    case Op::Slice: {
+      const Shape& s = *in[0];
+      if (s.empty() || declared.size() != s.size() || !s.back().is_constant() || !declared.back().is_constant() ||
+          a.slice_begin < 0 || a.slice_begin + declared.back().constant() > s.back().constant())
+        fail(op, "cannot take columns " + std::to_string(a.slice_begin) + " + " +
+                     (declared.empty() ? std::string("?") : declared.back().str()) + " of " + shape_str(s));
+      Shape out = s;
+      out.back() = declared.back();
+      return out;
+    }
     case Op::RepeatKV: {
       if (in[0]->empty() || a.n_rep < 1) fail(op, "needs heads on axis 0 and n_rep >= 1");
       Shape s = *in[0];
@@ -257,6 +267,7 @@ std::string node_str(const Graph& g, NodeId id) {
   std::string s = node_ref(id) + " = " + std::string(op_name(n.op));
   if (!n.attrs.name.empty()) s += " " + n.attrs.name;
   if (n.op == Op::Const && n.shape.empty()) s += " " + std::to_string(n.attrs.value);
+  if (n.op == Op::Slice) s += " from " + std::to_string(n.attrs.slice_begin);
   if (!n.inputs.empty()) {
     s += "(";
     for (size_t i = 0; i < n.inputs.size(); ++i) s += (i ? ", %" : "%") + std::to_string(n.inputs[i]);

@@ -34,9 +34,10 @@ struct Attrs {
   Dim mask_offset;       // CausalMask, Attention: query i sees keys j <= i + mask_offset
   Dim row;               // KVWrite: the cache row written
   int64_t n_rep = 1;     // RepeatKV: each head repeated n_rep times (GQA)
+  int64_t slice_begin = 0;  // Slice: the first column of the last axis it keeps
   bool operator==(const Attrs& o) const {
     return name == o.name && perm == o.perm && value == o.value && eps == o.eps && scale == o.scale &&
-           mask_offset == o.mask_offset && row == o.row && n_rep == o.n_rep;
+           mask_offset == o.mask_offset && row == o.row && n_rep == o.n_rep && slice_begin == o.slice_begin;
   }
 };
 

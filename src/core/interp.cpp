@@ -150,6 +150,21 @@ Strides row_major_strides(const Dims& s) {
   return out;
 }
 
+// Columns [begin, begin + width) of the last axis, for every row.
+TensorValue slice(const Node& n, const TensorValue& x, const Binding& b) {
+  TensorValue out{eval_shape(n.shape, b), {}};
+  const int64_t width = out.shape.empty() ? 0 : out.shape.back(), from = x.shape.empty() ? 0 : x.shape.back();
+  if (x.shape.empty() || n.attrs.slice_begin < 0 || n.attrs.slice_begin + width > from)
+    fail(n, "cannot take columns " + std::to_string(n.attrs.slice_begin) + " + " + std::to_string(width) + " of " + dims_str(x.shape));
+  const int64_t rows = from ? count(x.shape) / from : 0;
+  out.data.reserve(static_cast<size_t>(rows * width));
+  for (int64_t r = 0; r < rows; ++r) {
+    const auto row = x.data.begin() + static_cast<std::ptrdiff_t>(r * from + n.attrs.slice_begin);
+    out.data.insert(out.data.end(), row, row + static_cast<std::ptrdiff_t>(width));
+  }
+  return out;
+}
+
 TensorValue transpose(const Node& n, const TensorValue& x) {
   const auto& perm = n.attrs.perm;
   auto sorted = perm;
@@ -333,6 +348,7 @@ TensorValue eval_node(const Node& n, const std::vector<const TensorValue*>& in, 
     }
     case Op::Reshape: return reshape(n, arg(0), b);
     case Op::Transpose: return transpose(n, arg(0));
+    case Op::Slice: return slice(n, arg(0), b);
     case Op::RepeatKV: return repeat_kv(n, arg(0));
     case Op::MatMul: return matmul(n, arg(0), arg(1));
     case Op::Attention: {

@@ -51,6 +51,10 @@ class Writer {
   static std::string view_suffix(const Node& n) {
     switch (n.op) {
       case Op::Transpose: return ".permute(...)";
+      case Op::Slice: {
+        const std::string begin = std::to_string(n.attrs.slice_begin);
+        return "[..., " + begin + ":" + begin + " + " + n.shape.back().str() + "]";
+      }
       case Op::RepeatKV: return "[head // " + std::to_string(n.attrs.n_rep) + "]";
       default: return ".view" + shape_str(n.shape);
     }

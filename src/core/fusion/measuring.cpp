@@ -21,7 +21,7 @@ double node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bin
       return 2.0 * scores * static_cast<double>(n.shape.back().eval(bind) + g.node(n.inputs[0]).shape.back().eval(bind));
     }
     case Op::KVWrite: case Op::Embedding: return 0;
-    case Op::Reshape: case Op::Transpose: case Op::RepeatKV: return 0;  // realized views only copy
+    case Op::Reshape: case Op::Transpose: case Op::RepeatKV: case Op::Slice: return 0;  // realized views only copy
     case Op::Sum: case Op::Mean: case Op::Max: return in_numel(0);
     case Op::RMSNorm: return 4 * in_numel(0) + 2 * in_numel(0) / static_cast<double>(n.shape.back().eval(bind));
     case Op::Softmax: case Op::SiLU: return 5 * in_numel(0);  // as many as their decompositions

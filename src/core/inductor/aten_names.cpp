@@ -25,6 +25,7 @@ std::vector<std::string_view> aten_names(const Node& n) {
     case Op::Reshape: return {"view"};
     case Op::Transpose: return {"transpose"};
     case Op::RepeatKV: return {"clone", "expand", "unsqueeze"};  // repeat_interleave
+    case Op::Slice: return {"split"};  // freezing's concatenated GEMM, split back into its outputs
     case Op::MatMul: return {n.shape.size() > 2 ? "bmm" : "mm"};  // batched: aten.bmm
     case Op::RMSNorm: return {"add", "mean", "mul", "pow", "rsqrt"};
     case Op::Softmax: return {"_softmax"};

@@ -54,6 +54,11 @@ std::optional<Layout> view_layout(const Graph& g, NodeId id, const Layout& base,
   switch (n.op) {
     case Op::Reshape: return reshaped(*in, shapes[static_cast<size_t>(id)]);
     case Op::Transpose: return transposed(*in, n.attrs.perm);
+    case Op::Slice: {  // fewer columns, the same strides (and an offset)
+      Layout out = *in;
+      out.sizes.back() = shapes[static_cast<size_t>(id)].back();
+      return out;
+    }
     case Op::RepeatKV:  // the heads' expand merged into the head axis: stride 0 cannot merge
       if (n.attrs.n_rep == 1) return in;
       return std::nullopt;

@@ -8,6 +8,7 @@
 #include "core/fusion/grouping.h"
 #include "core/fusion/measuring.h"
 #include "core/inductor/aten_names.h"
+#include "core/inductor/freezing.h"
 #include "core/inductor/scheduler.h"
 #include "core/pipeline.h"
 
@@ -212,7 +213,9 @@ Partition inductor_partition(PartitionId id, const Graph& traced, const Binding&
   PipelineOptions p;
   p.match_attention = false;
   p.stop_after = Stage::Simplify;
-  auto graph = std::make_shared<const Graph>(run_pipeline(traced, p).back().graph);
+  Graph optimized = run_pipeline(traced, p).back().graph;
+  if (opt.freezing) optimized = concat_frozen_matmuls(optimized);
+  auto graph = std::make_shared<const Graph>(std::move(optimized));
   const std::vector<int64_t> numel = fusion::node_numels(*graph, bind);
   Partition part{id, graph, {}, {}};
   int triton = 0;

@@ -88,6 +88,10 @@ struct Options {
   // Scheduler nodes in one kernel at most (config.max_fusion_size); 1: the
   // scheduler fuses nothing, only lowering's inlining combines ops.
   size_t max_fusion_size = 64;
+  // config.freezing: the weights are constants, and matmuls reading one input
+  // with weights of one shape become one (inductor/freezing.h). Off in
+  // torch.compile's default mode; on in the ablation's rows but no_freezing.
+  bool freezing = false;
 };
 
 // `g`: a decomposed graph (after decompose, CSE, constant folding and
