@@ -58,7 +58,7 @@ Shape matmul_shape(const Shape& a, const Shape& b) {
 
 }  // namespace
 
-Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, const Shape& declared) {
+Shape infer_shape(Op op, std::span<const Shape* const> in, const Attrs& a, const Shape& declared) {
   if (in.size() != arity(op) && !(takes_optional_mask(op) && in.size() == arity(op) + 1))
     fail(op, "expects " + std::to_string(arity(op)) + " inputs, got " + std::to_string(in.size()));
   switch (op) {
@@ -154,7 +154,7 @@ Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, co
 
 NodeId Graph::add(Op op, NodeInputs inputs, Attrs attrs, Shape shape, DType dtype) {
   const DType requested = dtype;
-  std::vector<const Shape*> in;
+  SmallVector<const Shape*, 4> in;  // no allocation: every graph edit adds nodes
   for (NodeId i : inputs) {
     if (i < 0 || static_cast<size_t>(i) >= nodes_.size()) fail(op, "input %" + std::to_string(i) + " does not exist");
     in.push_back(&nodes_[static_cast<size_t>(i)].shape);
@@ -176,8 +176,24 @@ NodeId Graph::add(Op op, NodeInputs inputs, Attrs attrs, Shape shape, DType dtyp
       }
   }
   if (op == Op::Cast) dtype = requested;  // what the cast converts to
-  nodes_.push_back(Node{op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr, constant_expr, origin_});
+  nodes_.emplace_back(op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr, constant_expr, origin_);
   return static_cast<NodeId>(nodes_.size() - 1);
+}
+
+size_t Graph::keep_only(const std::vector<char>& keep) {
+  // In place: the nodes before the first dropped one stay where they are.
+  std::vector<NodeId> map(nodes_.size(), -1);
+  size_t kept = 0;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (!keep[i]) continue;
+    for (NodeId& in : nodes_[i].inputs) in = map[static_cast<size_t>(in)];
+    if (kept != i) nodes_[kept] = std::move(nodes_[i]);
+    map[i] = static_cast<NodeId>(kept++);
+  }
+  const size_t dropped = nodes_.size() - kept;
+  nodes_.erase(nodes_.begin() + static_cast<std::ptrdiff_t>(kept), nodes_.end());
+  for (NodeId& o : outputs_) o = map[static_cast<size_t>(o)];
+  return dropped;
 }
 
 NodeId Graph::input(const std::string& name, Shape shape, DType dtype) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -85,7 +86,18 @@ class Graph {
     nodes_.push_back(std::move(n));
     return static_cast<NodeId>(nodes_.size() - 1);
   }
+  // The same for a copy of another graph's node, made in place, with its
+  // inputs mapped through `remap` (old id -> id here).
+  template <class Remap>
+  NodeId append_copy(const Node& n, Remap&& remap) {
+    Node& copy = nodes_.emplace_back(n);
+    for (NodeId& i : copy.inputs) i = remap(i);
+    return static_cast<NodeId>(nodes_.size() - 1);
+  }
   void reserve(size_t n) { nodes_.reserve(n); }
+  // Keeps the nodes where `keep` is set, in order, remapping inputs and
+  // outputs (every kept node's inputs must be kept); returns how many went.
+  size_t keep_only(const std::vector<char>& keep);
   NodeId input(const std::string& name, Shape shape, DType dtype = DType::BF16);
   NodeId param(const std::string& name, Shape shape, Values value = nullptr, DType dtype = DType::BF16);
   NodeId constant(Shape shape, Values value, DType dtype = DType::BF16);
@@ -108,7 +120,7 @@ class Graph {
 
 // Shape of `op` applied to inputs of the given shapes; throws GraphError.
 // `declared` is the target shape of a Reshape and the shape of a source.
-Shape infer_shape(Op op, const std::vector<const Shape*>& in, const Attrs& a, const Shape& declared);
+Shape infer_shape(Op op, std::span<const Shape* const> in, const Attrs& a, const Shape& declared);
 
 // Checks every invariant: inputs exist and come earlier, arity, shapes agree
 // with the op, constant values match their shapes. Throws GraphError.

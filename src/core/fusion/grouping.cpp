@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "core/fusion/rules.h"
+#include "core/small_vector.h"
 
 namespace fl::fusion {
 
@@ -30,6 +31,9 @@ KernelKind kind_of_node(Op op) {
     default: return KernelKind::Pointwise;
   }
 }
+
+// A node's producers (storage node, its group): as many as its operands, held inline.
+using Producers = SmallVector<std::pair<NodeId, int>, 4>;
 
 class Partitioner {
  public:
@@ -51,6 +55,7 @@ class Partitioner {
   }
 
   void run() {
+    groups_.reserve(g_.size());
     for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id)
       if (op_kind(g_.node(id).op) != OpKind::Source && !free_view(id)) place(id);
   }
@@ -156,7 +161,7 @@ class Partitioner {
   void place(NodeId id) {
     const Node& n = g_.node(id);
     // Producer groups of this node, latest producer first.
-    std::vector<std::pair<NodeId, int>> producers;
+    Producers producers;
     for (NodeId in : n.inputs) {
       NodeId s = storage_[static_cast<size_t>(in)];
       if (is_compute(s)) producers.push_back({s, group_of_[static_cast<size_t>(s)]});
@@ -168,7 +173,7 @@ class Partitioner {
     // node joins anything.
     const bool leave_to_reduction = kind(id) == OpKind::Pointwise && feeds_only_reductions(id);
     int chosen = -1;
-    std::vector<std::pair<int, Boundary>> not_joined;  // (group, why): a node has a few producers
+    SmallVector<std::pair<int, Boundary>, 4> not_joined;  // (group, why): a node has a few producers
     auto refused = [&](int gi) {
       return std::find_if(not_joined.begin(), not_joined.end(), [gi](const auto& e) { return e.first == gi; });
     };
@@ -198,7 +203,7 @@ class Partitioner {
   }
 
   // Why `id` cannot join producer group `gi`, or nothing when it may.
-  std::optional<Boundary> why_not_join(NodeId id, int gi, const std::vector<std::pair<NodeId, int>>& producers,
+  std::optional<Boundary> why_not_join(NodeId id, int gi, const Producers& producers,
                                        bool leave_to_reduction) const {
     if (auto r = refuse(id, gi)) return r;
     if (leave_to_reduction && groups_[static_cast<size_t>(gi)].kind == KernelKind::MatMul)

@@ -57,15 +57,15 @@ KernelLayout lay_out_kernels(const Graph& g, const Grouping& grouping, const std
 
   KernelLayout layout;
   layout.kernels.reserve(order.size());
-  layout.reads.reserve(order.size());
-  layout.writes.reserve(order.size());
+  layout.reads.start.reserve(order.size() + 1);
+  layout.writes.start.reserve(order.size() + 1);
   std::vector<NodeId> read;    // per kernel: the tensors it reads from HBM, each once (a few)
   std::vector<int> consumers;  // per node: the other groups that read it
   for (int gi : order) {
     const Group& gr = grouping.groups[static_cast<size_t>(gi)];
     Kernel& k = layout.kernels.emplace_back();
-    std::vector<Traffic>& reads = layout.reads.emplace_back();
-    std::vector<Traffic>& writes = layout.writes.emplace_back();
+    std::vector<Traffic>& reads = layout.reads.list;
+    std::vector<Traffic>& writes = layout.writes.list;
     k.kind = gr.kind;
     k.nodes = gr.nodes;
     read.clear();
@@ -99,30 +99,43 @@ KernelLayout lay_out_kernels(const Graph& g, const Grouping& grouping, const std
       }
       if (is_out) k.ends.push_back({id, -1, Boundary::GraphOutput});
     }
+    layout.reads.start.push_back(reads.size());
+    layout.writes.start.push_back(writes.size());
   }
   return layout;
 }
 
-std::vector<Kernel> measure_layout(const Graph& g, const KernelLayout& layout, const std::vector<int64_t>& numel,
-                                   const Binding& bind) {
+namespace {
+// Adds each kernel's FLOPs and bytes under `numel` to `kernels` (the layout's, sizes zero).
+void measure(const Graph& g, const KernelLayout& layout, const std::vector<int64_t>& numel, const Binding& bind,
+             std::vector<Kernel>& kernels) {
   auto bytes = [&](const Traffic& t) -> int64_t {
     const Node& n = g.node(t.tensor);
     if (n.shape.empty()) return 0;  // scalars are immediates in the kernel's code
     return numel[static_cast<size_t>(t.elements)] * dtype_bytes(n.dtype);
   };
-  std::vector<Kernel> kernels = layout.kernels;
   for (size_t i = 0; i < kernels.size(); ++i) {
     Kernel& k = kernels[i];
     for (NodeId id : k.nodes) add_node_flops(g, g.node(id), numel[static_cast<size_t>(id)], bind, k);
-    for (const Traffic& t : layout.reads[i]) k.reads += bytes(t);
-    for (const Traffic& t : layout.writes[i]) k.writes += bytes(t);
+    for (const Traffic& t : layout.reads.of(i)) k.reads += bytes(t);
+    for (const Traffic& t : layout.writes.of(i)) k.writes += bytes(t);
   }
+}
+}  // namespace
+
+std::vector<Kernel> measure_layout(const Graph& g, const KernelLayout& layout, const std::vector<int64_t>& numel,
+                                   const Binding& bind) {
+  std::vector<Kernel> kernels = layout.kernels;
+  measure(g, layout, numel, bind, kernels);
   return kernels;
 }
 
 std::vector<Kernel> measure_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order,
                                     const std::vector<int64_t>& numel, const Binding& bind) {
-  return measure_layout(g, lay_out_kernels(g, grouping, order), numel, bind);
+  KernelLayout layout = lay_out_kernels(g, grouping, order);
+  std::vector<Kernel> kernels = std::move(layout.kernels);  // laid out for this one measure: no copy
+  measure(g, layout, numel, bind, kernels);
+  return kernels;
 }
 
 }  // namespace fl::fusion

@@ -3,6 +3,7 @@
 // stay inside it are free) and why each written tensor leaves it.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,15 @@ struct Traffic {
 // The kernels as the grouping and the launch order decide them, whatever the
 // sizes: kind, nodes, label and why each written value leaves (Kernel's
 // fields, sizes zero), and what each reads and writes, each tensor once.
+// Per kernel its tensors, in one flat list (no list per kernel to allocate).
+struct TrafficLists {
+  std::vector<Traffic> list;
+  std::vector<size_t> start{0};  // per kernel, and one past the last: where its tensors begin in `list`
+  std::span<const Traffic> of(size_t kernel) const { return {list.data() + start[kernel], list.data() + start[kernel + 1]}; }
+};
 struct KernelLayout {
   std::vector<Kernel> kernels;
-  std::vector<std::vector<Traffic>> reads, writes;  // per kernel
+  TrafficLists reads, writes;
 };
 KernelLayout lay_out_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order);
 

@@ -13,14 +13,14 @@ namespace fl {
 
 namespace {
 
-bool foldable(const Graph& out, const Node& n, const std::vector<NodeId>& ins) {
+bool foldable(const Graph& out, const Node& n, const NodeInputs& ins) {
   if (op_kind(n.op) == OpKind::Source || op_kind(n.op) == OpKind::Opaque || ins.empty()) return false;
   for (NodeId i : ins)
     if (out.node(i).op != Op::Const) return false;
   return true;
 }
 
-Values evaluate(const Graph& out, const Node& n, const std::vector<NodeId>& ins) {
+Values evaluate(const Graph& out, const Node& n, const NodeInputs& ins) {
   std::vector<TensorValue> vals;
   vals.reserve(ins.size());
   for (NodeId i : ins) {
@@ -49,7 +49,7 @@ PassResult constant_fold(const Graph& g) {
   for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
     const Node& n = g.node(id);
     rb.visit(id);
-    std::vector<NodeId> ins;
+    NodeInputs ins;
     for (NodeId i : n.inputs) ins.push_back(rb[i]);
     if (!foldable(rb.out(), n, ins)) {
       rb.copy(id);

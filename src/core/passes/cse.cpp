@@ -53,6 +53,7 @@ struct KeyEq {
 PassResult cse(const Graph& g) {
   Rebuilder rb(g);
   std::unordered_map<Key, NodeId, KeyHash, KeyEq> seen;
+  seen.reserve(g.size());
   int rewrites = 0;
   for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
     const Node& n = g.node(id);

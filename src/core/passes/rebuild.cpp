@@ -5,9 +5,7 @@
 namespace fl {
 
 NodeId Rebuilder::copy(NodeId id) {
-  Node n = src_.node(id);
-  for (NodeId& i : n.inputs) i = (*this)[i];
-  NodeId now = out_.append(std::move(n));
+  NodeId now = out_.append_copy(src_.node(id), [this](NodeId old) { return (*this)[old]; });
   map(id, now);
   return now;
 }
@@ -37,23 +35,9 @@ Graph Rebuilder::finish() {
 }
 
 PassResult remove_dead(Graph g) {
-  std::vector<char> live = live_nodes(g);
-  PassResult r;
-  r.graph.reserve(g.size());
-  std::vector<NodeId> map(g.size(), -1);
-  for (size_t i = 0; i < g.size(); ++i) {
-    if (!live[i]) {
-      ++r.rewrites;
-      continue;
-    }
-    Node n = std::move(g.mutable_node(static_cast<NodeId>(i)));
-    for (NodeId& in : n.inputs) in = map[static_cast<size_t>(in)];
-    map[i] = r.graph.append(std::move(n));
-  }
-  std::vector<NodeId> outs;
-  for (NodeId o : g.outputs()) outs.push_back(map[static_cast<size_t>(o)]);
-  r.graph.set_outputs(std::move(outs));
-  return r;
+  const std::vector<char> live = live_nodes(g);
+  const int removed = static_cast<int>(g.keep_only(live));
+  return {std::move(g), removed};
 }
 
 }  // namespace fl
