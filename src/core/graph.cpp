@@ -176,7 +176,7 @@ NodeId Graph::add(Op op, NodeInputs inputs, Attrs attrs, Shape shape, DType dtyp
       }
   }
   if (op == Op::Cast) dtype = requested;  // what the cast converts to
-  nodes_.emplace_back(op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr, constant_expr, origin_);
+  nodes_.push_back(Node{op, std::move(inputs), std::move(out), dtype, std::move(attrs), nullptr, constant_expr, origin_});
   return static_cast<NodeId>(nodes_.size() - 1);
 }
 
