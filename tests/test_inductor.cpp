@@ -336,10 +336,11 @@ TEST_CASE("inductor: the ablation's rows launch what torch.compile did, name for
     const std::string phase = decode ? "decode" : "prefill";
     const AnalysisConfig c =
         config_from_settings({{"demo", decode ? "3" : "2"}, {"hardware", "h200"}, {"attention", "math"}}, decode ? 3 : 2);
-    auto launches = [&](bool freezing, size_t max_fusion_size) {
+    auto launches = [&](bool freezing, size_t max_fusion_size, bool pattern_matching = true) {
       inductor::Options o;
       o.freezing = freezing;
       o.max_fusion_size = max_fusion_size;
+      o.pattern_matching = pattern_matching;
       std::vector<std::string> names;
       for (const Kernel& k : inductor::inductor_partition(PartitionId::Inductor, c.traced_graph(decode), c.binding(), c.hw, o).kernels)
         names.push_back(k.name);
@@ -352,6 +353,10 @@ TEST_CASE("inductor: the ablation's rows launch what torch.compile did, name for
     CHECK(frozen == measured[{"no_cudagraphs", phase}]);  // the same kernels, launched one by one
     CHECK(launches(false, 64) == measured[{"no_freezing", phase}]);
     CHECK(launches(true, 1) == measured[{"no_fusion", phase}]);
+    // Without the pattern matcher the softmax is not made online: the same kernels, its own named after aten._softmax alone.
+    const std::vector<std::string> no_patterns = launches(true, 64, false);
+    CHECK(no_patterns == measured[{"no_pattern_matching", phase}]);
+    CHECK(no_patterns != frozen);
     CHECK(std::count(frozen.begin(), frozen.end(), "extern_kernels.mm") == 6);  // q, k, v, o, gate|up, down
   }
 }

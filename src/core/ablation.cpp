@@ -78,6 +78,8 @@ std::vector<AblationEntry> inductor_settings() {
   };
   AblationEntry no_freezing = row("no_freezing", Text::AblNoFreezing);
   no_freezing.switches.freezing = false;
+  AblationEntry no_patterns = row("no_pattern_matching", Text::AblNoPatternsOnline);
+  no_patterns.switches.pattern_matching = false;
   AblationEntry no_graphs = row("no_cudagraphs", Text::AblNoCudaGraphs);
   no_graphs.switches.cuda_graphs = false;
   AblationEntry no_fusion = row("no_fusion", Text::AblNoFusion);
@@ -86,7 +88,7 @@ std::vector<AblationEntry> inductor_settings() {
           row("no_loop_reordering", Text::AblNoReorder, Text::AblNotModelledReorder),
           row("no_templates", Text::AblNoTemplates, Text::AblNotModelledTemplates),
           no_freezing,
-          row("no_pattern_matching", Text::AblNoPatterns, Text::AblNotModelledPatterns),
+          no_patterns,
           no_graphs,
           no_fusion,
           row("no_inlining", Text::AblNoInlining, Text::AblNotModelledInlining),
@@ -104,6 +106,7 @@ void cost_inductor_phase(const AnalysisConfig& c, bool decode, std::vector<Ablat
     inductor::Options opt;
     if (!e.switches.fusion) opt.max_fusion_size = 1;
     opt.freezing = e.switches.freezing;
+    opt.pattern_matching = e.switches.pattern_matching;
     Hardware hw = c.hw;
     hw.launch = e.switches.cuda_graphs ? c.hw.graph_launch : c.hw.launch;
     record(e, decode, eager, inductor::inductor_partition(PartitionId::Inductor, traced, bind, hw, opt).cost);

@@ -16,6 +16,7 @@ struct AblationSwitches {
   bool fusion = true, inlining = true, matmul_epilogues = true, attention_matching = true, weight_folding = true,
        cuda_graphs = true;
   bool freezing = true;  // the Inductor model's (inductor::Options::freezing)
+  bool pattern_matching = true;  // the Inductor model's (inductor::Options::pattern_matching)
 };
 
 struct AblationEntry {

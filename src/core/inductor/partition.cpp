@@ -89,7 +89,7 @@ bool scores_scale(const Graph& g, NodeId id) {
 // nodes the partition's Triton kernels compute (a GEMV under gpt-fast's
 // setting, a norm's mean), whose loads elsewhere name them too.
 std::vector<std::string_view> origin_names(const Graph& g, const std::vector<NodeId>& computes,
-                                           const std::set<NodeId>& in_triton) {
+                                           const std::set<NodeId>& in_triton, bool online_softmax) {
   const std::set<NodeId> here(computes.begin(), computes.end()), silu = silu_nodes(g, computes);
   std::vector<std::string_view> ops;
   if (!silu.empty()) ops.push_back("silu");
@@ -99,6 +99,11 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
   std::set<NodeId> unnamed;
   for (const Softmax& s : softmaxes(g)) {
     const bool stats = here.count(s.max) || here.count(s.sum), output = here.count(s.div);
+    if (!online_softmax) {  // one aten._softmax, lowered whole: its parts have no names of their own
+      if (stats || output || here.count(s.sub) || here.count(s.exp)) ops.push_back("_softmax");
+      unnamed.insert({s.max, s.sub, s.exp, s.sum, s.div});
+      continue;
+    }
     if (stats) ops.push_back("prepare_softmax_online");
     if (output) ops.push_back("_softmax");
     if (stats) unnamed.insert({s.max, s.sum});
@@ -159,16 +164,17 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
 }
 
 // triton_{poi|red|per}_fused_<sorted ATen ops>_<n>, or the extern call.
-std::string kernel_name(const Graph& g, const Kernel& k, int triton_index, const std::set<NodeId>& in_triton) {
+std::string kernel_name(const Graph& g, const Kernel& k, int triton_index, const std::set<NodeId>& in_triton,
+                        const Options& opt) {
   switch (k.kind) {
     case KernelKind::Mm: return "extern_kernels.mm";
     case KernelKind::Bmm: return "extern_kernels.bmm";
     case KernelKind::Sdpa: return "torch.ops.aten._scaled_dot_product_cudnn_attention.default";
     default: break;
   }
-  std::vector<std::string_view> ops = origin_names(g, k.computes, in_triton);
+  std::vector<std::string_view> ops = origin_names(g, k.computes, in_triton, opt.pattern_matching);
   if (!k.also_named_after.empty()) {
-    const std::vector<std::string_view> source = origin_names(g, k.also_named_after, in_triton);
+    const std::vector<std::string_view> source = origin_names(g, k.also_named_after, in_triton, opt.pattern_matching);
     ops.insert(ops.end(), source.begin(), source.end());
   }
   for (NodeId gemv : k.named_for) ops.push_back(aten_names(g.node(gemv)).front());
@@ -229,10 +235,10 @@ Partition inductor_partition(PartitionId id, const Graph& traced, const Binding&
     fl::Kernel k;
     k.kind = lecture_kind(ik.kind);
     if (ik.kind == KernelKind::Mm || ik.kind == KernelKind::Bmm || ik.kind == KernelKind::Sdpa) {
-      k.name = kernel_name(*graph, ik, 0, in_triton);
+      k.name = kernel_name(*graph, ik, 0, in_triton, opt);
     } else {
       auto [it, fresh] = generated.try_emplace(code_signature(*graph, ik));
-      if (fresh) it->second = kernel_name(*graph, ik, triton++, in_triton);
+      if (fresh) it->second = kernel_name(*graph, ik, triton++, in_triton, opt);
       k.name = it->second;  // the same code launched again keeps its name
     }
     for (NodeId id : ik.computes) {

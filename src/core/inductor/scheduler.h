@@ -92,6 +92,12 @@ struct Options {
   // with weights of one shape become one (inductor/freezing.h). Off in
   // torch.compile's default mode; on in the ablation's rows but no_freezing.
   bool freezing = false;
+  // config.pattern_matcher: of its replacements this layer shows one, the
+  // softmax's max and sum computed online in one pass (a kernel names it
+  // prepare_softmax_online, with the exp and difference it reads). Off, the
+  // softmax is lowered from aten._softmax and named only after it; the
+  // kernels, their reads and writes are the same.
+  bool pattern_matching = true;
 };
 
 // `g`: a decomposed graph (after decompose, CSE, constant folding and
