@@ -25,6 +25,22 @@ TEST_CASE("symbolic dims are polynomials evaluated under a binding") {
   CHECK(e.symbols() == std::vector<std::string>{"S"});
 }
 
+TEST_CASE("products with a number scale the polynomial; products of polynomials expand it") {
+  const Dim S = Dim::symbol("S"), B = Dim::symbol("B"), T = Dim::symbol("T");
+  const Dim p = B * T + S * 3 + 2;
+  CHECK(p * Dim(0) == Dim(0));
+  CHECK((p * Dim(0)).is_constant());
+  CHECK(p * Dim(1) == p);
+  CHECK(Dim(5) * p == p * Dim(5));
+  CHECK((p * Dim(5)).str() == "5*B*T + 15*S + 10");
+  CHECK(p * (S + 1) == B * T * S + B * T + S * S * 3 + S * 5 + 2);
+  CHECK(((S + 1) * (S + Dim(-1))).str() == "S*S - 1");  // the S terms cancel and go
+  const Binding b{{"S", 7}, {"B", 3}, {"T", 11}};
+  CHECK((p * (S + 1)).eval(b) == p.eval(b) * 8);
+  CHECK(numel(Shape{B, 4, T, 2}) == B * T * 8);
+  CHECK(numel(Shape{4, 0, S}) == Dim(0));
+}
+
 TEST_CASE("evaluating an unbound symbol is a clear error") {
   Dim S = Dim::symbol("S");
   CHECK_THROWS_AS(S.eval({}), UnboundSymbol);

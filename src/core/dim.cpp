@@ -1,6 +1,7 @@
 #include "core/dim.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace fl {
@@ -44,17 +45,35 @@ Dim Dim::operator+(const Dim& o) const {
   return from_terms(std::move(t));
 }
 
+Dim Dim::scaled(int64_t k) const {
+  if (k == 1 || !symbolic_) return k == 1 ? *this : Dim(constant_ * k);
+  if (k == 0) return Dim(0);
+  Terms t = *symbolic_;
+  for (auto& [mono, c] : t) c *= k;
+  Dim d(constant_ * k);
+  d.symbolic_ = std::make_shared<const Terms>(std::move(t));
+  return d;
+}
+
 Dim Dim::operator*(const Dim& o) const {
-  if (!symbolic_ && !o.symbolic_) return Dim(constant_ * o.constant_);
+  if (!o.symbolic_) return scaled(o.constant_);  // the common case: a size times a number
+  if (!symbolic_) return o.scaled(constant_);
+  // (a0 + Σ a) (b0 + Σ b): the terms read in place, no copies of either polynomial.
   Terms t;
-  for (const auto& [ma, ca] : terms())
-    for (const auto& [mb, cb] : o.terms()) {
-      std::vector<std::string> mono = ma;
-      mono.insert(mono.end(), mb.begin(), mb.end());
-      std::sort(mono.begin(), mono.end());
-      t[mono] += ca * cb;
+  if (constant_ != 0)
+    for (const auto& [mb, cb] : *o.symbolic_) t[mb] += constant_ * cb;
+  for (const auto& [ma, ca] : *symbolic_) {
+    if (o.constant_ != 0) t[ma] += o.constant_ * ca;
+    for (const auto& [mb, cb] : *o.symbolic_) {
+      std::vector<std::string> mono;
+      mono.reserve(ma.size() + mb.size());
+      std::merge(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(mono));  // both sorted
+      t[std::move(mono)] += ca * cb;
     }
-  return from_terms(std::move(t));
+  }
+  Dim d = from_terms(std::move(t));
+  d.constant_ += constant_ * o.constant_;
+  return d;
 }
 
 int64_t Dim::eval(const Binding& b) const {
@@ -105,9 +124,14 @@ std::string Dim::str() const {
 }
 
 Dim numel(const Shape& s) {
+  // The numbers multiplied first, the polynomial scaled once.
+  int64_t c = 1;
   Dim n = 1;
-  for (const auto& d : s) n = n * d;
-  return n;
+  for (const auto& d : s) {
+    if (d.is_constant()) c *= d.constant();
+    else n = n * d;
+  }
+  return n.scaled(c);
 }
 
 std::string shape_str(const Shape& s) {

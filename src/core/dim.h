@@ -32,6 +32,7 @@ class Dim {
 
   Dim operator+(const Dim& o) const;
   Dim operator*(const Dim& o) const;
+  Dim scaled(int64_t k) const;  // this * k, without multiplying polynomials
   bool operator==(const Dim& o) const;
   bool operator!=(const Dim& o) const { return !(*this == o); }
   bool operator<(const Dim& o) const;
