@@ -24,6 +24,14 @@ double nice_step(double range, int target) {
   return (norm < 1.5 ? 1 : norm < 3.5 ? 2 : norm < 7.5 ? 5 : 10) * mag;
 }
 
+// The smallest round count (1, 2 or 5 × 10^k) at least `n`: labelling every
+// such bar makes the labels read as an axis (0, 100, 200, not 0, 79, 158).
+size_t round_count_up(size_t n) {
+  for (size_t mag = 1;; mag *= 10)
+    for (size_t m : {1, 2, 5})
+      if (m * mag >= n) return m * mag;
+}
+
 struct Axis {
   double max = 1, step = 1;
 };
@@ -176,7 +184,7 @@ BarChartInput DrawBarChart(const char* id, const BarChart& c, ImVec2 size) {
   for (const Bar& b : c.bars)
     if (!longest || b.label.size() > longest->label.size()) longest = &b;
   const float widest = longest ? ImGui::CalcTextSize(longest->label.c_str()).x : 0;
-  const size_t every = c.horizontal ? 1 : std::max<size_t>(1, static_cast<size_t>(std::ceil((widest + 6) / slot)));
+  const size_t every = c.horizontal ? 1 : round_count_up(static_cast<size_t>(std::ceil((widest + 6) / slot)));
   for (size_t i = 0; i < c.bars.size(); i += every) {
     const Bar& b = c.bars[i];
     ImVec2 ts = ImGui::CalcTextSize(b.label.c_str());
