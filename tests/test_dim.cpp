@@ -25,7 +25,7 @@ TEST_CASE("symbolic dims are polynomials evaluated under a binding") {
   CHECK(e.symbols() == std::vector<std::string>{"S"});
 }
 
-TEST_CASE("products with a number scale the polynomial; products of polynomials expand it") {
+TEST_CASE("products with a number scale the polynomial, products of polynomials expand it") {
   const Dim S = Dim::symbol("S"), B = Dim::symbol("B"), T = Dim::symbol("T");
   const Dim p = B * T + S * 3 + 2;
   CHECK(p * Dim(0) == Dim(0));
