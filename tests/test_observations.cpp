@@ -67,13 +67,18 @@ TEST_CASE("prefill observations follow where the time goes") {
   }
   SECTION("T = 1: every matmul is bandwidth-bound, and fusion barely changes the bytes") {
     const Ids got = ids({{"demo", "2"}, {"tokens", "1"}});
+    CHECK(got[0] == "prefill_decomposed_slower_launches");  // the tensors are tiny: decomposing costs launches
     CHECK(got[1] == "prefill_fusion_barely_cuts_traffic");
     CHECK(got[3] == "prefill_matmuls_memory_bound");
   }
   SECTION("T = 256: the scores are small; fusion saves mostly pointwise intermediates; matmuls are bandwidth-bound") {
     const Ids got = ids({{"demo", "2"}, {"tokens", "256"}});
+    CHECK(got[0] == "prefill_decomposed_slower_launches");  // 68 % of the slowdown is the 18 more launches
     CHECK(got[1] == "prefill_fusion_saves_pointwise");
     CHECK(got[3] == "prefill_matmuls_memory_bound");
+  }
+  SECTION("T = 512: decomposing is slower mostly for its traffic now (the launches are 47 % of the slowdown)") {
+    CHECK(ids({{"demo", "2"}, {"tokens", "512"}})[0] == "prefill_decomposed_slower");
   }
   SECTION("T = 512: compute-bound, yet the fixed cost is 10 % or more of the total") {
     CHECK(ids({{"demo", "2"}, {"tokens", "512"}})[3] == "prefill_compute_bound_overhead_matters");

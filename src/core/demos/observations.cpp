@@ -52,6 +52,14 @@ int64_t fusion_saving_outside_attention(const Partition& flash, const std::vecto
 Observation prefill_decomposed(const AnalysisConfig& c, const Partition& eager, const Partition& dec) {
   const std::vector<std::string> args{fmt_time(dec.cost.t_total), fmt_time(eager.cost.t_total), fb(eager.cost.bytes),
                                       fb(dec.cost.bytes)};
+  // Few tokens: the tensors are small, and what decomposing adds is launches.
+  const double slowdown = dec.cost.t_total - eager.cost.t_total, more_fixed = dec.cost.overhead - eager.cost.overhead;
+  if (slowdown > 0 && more_fixed >= slowdown / 2) {
+    std::vector<std::string> launch_args = args;
+    launch_args.insert(launch_args.end(), {num(dec.cost.kernels), num(eager.cost.kernels), fmt_time(more_fixed),
+                                           fmt_percent(share(more_fixed, slowdown))});
+    return {"prefill_decomposed_slower_launches", tr(Text::ObsPrefillSlowerLaunches, c.lang, launch_args)};
+  }
   if (dec.cost.t_total > eager.cost.t_total && has_attention_kernel(eager))  // no softmax to decompose
     return {"prefill_decomposed_slower_no_softmax", tr(Text::ObsPrefillSlowerNoSoftmax, c.lang, args)};
   if (dec.cost.t_total > eager.cost.t_total) return {"prefill_decomposed_slower", tr(Text::ObsPrefillSlower, c.lang, args)};
