@@ -27,6 +27,16 @@ TEST_CASE("large counts are grouped by thousands from five digits on") {
   CHECK(fmt_count(-288000) == "-288,000");
 }
 
+TEST_CASE("GFLOPs: three significant digits below 100, never a zero for a small prefill") {
+  CHECK(fmt_gflops(0.437e9) == "0.437");
+  CHECK(fmt_gflops(7.254e9) == "7.25");
+  CHECK(fmt_gflops(11.34e9) == "11.3");
+  CHECK(fmt_gflops(113.2e9) == "113");
+  CHECK(fmt_gflops(88875347e9) == "88,875,347");
+  CHECK(fmt_gflops(0.0005e9) == "0.000500");
+  CHECK(fmt_gflops(0) == "0");
+}
+
 TEST_CASE("times and sizes keep three significant digits") {
   CHECK(fmt_time(1.05e-3) == "1.05 ms");
   CHECK(fmt_time(136e-6) == "136 µs");

@@ -56,7 +56,7 @@ std::string render(const PhaseReport& r, Lang l) {
   std::vector<std::vector<std::string>> rows;
   if (!r.decode()) {
     for (const PartitionReport& p : r.partitions)
-      rows.push_back({p.name, std::to_string(p.cost.kernels), bytes(p.cost.bytes), fmt_count(p.cost.flops / 1e9),
+      rows.push_back({p.name, std::to_string(p.cost.kernels), bytes(p.cost.bytes), fmt_gflops(p.cost.flops),
                       fmt_time(p.cost.t), fmt_time(p.cost.t_total), fmt_ratio(p.speedup)});
     out += render_table({T(Text::ColPartition, l), T(Text::ColKernels, l), T(Text::ColHbm, l), T(Text::ColGflops, l),
                          time_term(r.config.hw, l), T(Text::ColTotal, l), T(Text::ColSpeedup, l)}, rows);

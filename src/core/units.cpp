@@ -1,5 +1,6 @@
 #include "core/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -69,6 +70,14 @@ std::string fmt_decade(int e) {
   if (e >= 0 && e < 21) return std::string(e % 3 == 0 ? "1" : e % 3 == 1 ? "10" : "100") + kPrefix[e / 3];
   if (e < 0 && e >= -3) return "0." + std::string(static_cast<size_t>(-e - 1), '0') + "1";
   return "1e" + std::to_string(e);
+}
+
+std::string fmt_gflops(double flops) {
+  const double g = flops / 1e9;
+  if (!(g > 0) || g >= 100) return fmt_count(g);
+  // A token's prefill is a fraction of a GFLOP: three significant digits, never "0".
+  const int decimals = std::min(6, 2 - static_cast<int>(std::floor(std::log10(g))));
+  return fmt_fixed(g, decimals);
 }
 
 }  // namespace fl

@@ -14,6 +14,7 @@ std::string fmt_fixed(double x, int decimals);
 std::string fmt_number(double x);         // as typed: "0.01", "1000", "3.35", "1e+12"
 std::string fmt_exact(double x);          // the shortest text that reads back as x: CSV, JSON pairs
 std::string fmt_count(double x);          // a whole number, grouped from five digits on: "2048", "131,072"
+std::string fmt_gflops(double flops);  // FLOPs in billions, three digits below 100: "0.437", "7.25", "113", "88,875,347"
 std::string fmt_decade(int e);            // a log axis's tick at 10^e: "0.01", "1", "100", "10k", "1M"; "1e-4" below 0.001
 
 }  // namespace fl

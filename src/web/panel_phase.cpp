@@ -66,7 +66,7 @@ void draw_partition_table(const PhaseReport& r, bool decode, int& chosen, Lang l
     ImGui::TextUnformatted(fmt_bytes(p.cost.bytes).c_str());
     if (!decode) {
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(fmt_count(p.cost.flops / 1e9).c_str());
+      ImGui::TextUnformatted(fmt_gflops(p.cost.flops).c_str());
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(fmt_time(p.cost.t).c_str());
