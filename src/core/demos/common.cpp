@@ -10,6 +10,10 @@ namespace fl::demos {
 std::string fb(int64_t b) { return fmt_bytes(static_cast<double>(b)); }
 std::string count(int64_t n) { return fmt_count(static_cast<double>(n)); }
 
+std::string token_count(int64_t n, Lang l) {
+  return n == 1 ? std::string(tr(Text::TokensOne, l)) : tr(Text::TokensMany, l, {count(n)});
+}
+
 std::string model_name(const AnalysisConfig& c, Lang lang) {
   const ModelPreset* m = find_model(c.model_key);
   if (m && m->layer == c.model) return m->key == "small" ? std::string(tr(Text::ModelSmall, lang)) : std::string(m->name);
@@ -114,7 +118,7 @@ MemoryReport memory_report(const AnalysisConfig& c, int64_t S) {
   m.capacity = c.hw.memory;
   m.fits = static_cast<double>(m.total) <= c.hw.memory;
   m.gpus = static_cast<int>(std::ceil(static_cast<double>(m.total) / c.hw.memory));
-  std::vector<std::string> args{fb(m.weights), fb(m.kv_cache), count(c.batch), count(S), fb(m.total),
+  std::vector<std::string> args{fb(m.weights), fb(m.kv_cache), count(c.batch), token_count(S, c.lang), fb(m.total),
                                 hardware_name(c, c.lang), fmt_bytes(c.hw.memory), std::to_string(m.gpus)};
   m.text = tr(m.fits ? Text::MemoryFits : Text::MemoryTooBig, c.lang, args);
   return m;

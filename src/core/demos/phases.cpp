@@ -31,7 +31,7 @@ PhaseReport prefill_report(const AnalysisConfig& c, const CompiledPhase& compile
   PhaseReport r;
   r.demo = 2;
   r.config = c;
-  r.title = tr(Text::Demo2Title, L, {workload_name(c, L), count(T), precision_name(c), costed_hardware_name(c, L),
+  r.title = tr(Text::Demo2Title, L, {workload_name(c, L), token_count(T, L), precision_name(c), costed_hardware_name(c, L),
                                      fmt_time(c.hw.launch)});
   std::vector<size_t> order(fused.kernels.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -35,7 +35,7 @@ struct Range {
 };
 
 std::string tokens(int64_t n) { return fmt_count(static_cast<double>(n)); }
-std::string at_tokens(int64_t n, Lang l) { return n == 1 ? std::string(tr(Text::TokensOne, l)) : tr(Text::TokensMany, l, {tokens(n)}); }
+std::string at_tokens(int64_t n, Lang l) { return demos::token_count(n, l); }
 std::string range_of(const Range& r, std::string (*fmt)(double)) { return fmt(r.lo) + "–" + fmt(r.hi); }
 std::string us(double v) { return fmt_time(v * 1e-6); }
 std::string ratio(double v) { return fmt_ratio(v); }
