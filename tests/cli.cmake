@@ -33,6 +33,7 @@ add_cli_test("sweep json names the key in each point" 0 "{\"partitions\"" --demo
 add_cli_test("sweep table" 0 "fused_flash" --demo 3 --sweep kv_len --points 8 --lang en)
 add_cli_test("sweep json lists the crossings" 0 "\"crossings\"" --demo 2 --sweep tokens --json)
 add_cli_test("sweep table names where the matmuls pass the ridge" 0 "ridge point" --demo 2 --sweep tokens --lang en)
+add_cli_test("sweep table says where a partition crosses no line in the range" 0 "Between 1 and 4, decomposed + fused crosses none" --demo 2 --sweep tokens --from 1 --to 4 --points 4 --lang en)
 add_cli_test("sweep needs a phase demo" 2 "--demo 2" --sweep tokens)
 add_cli_test("sweep refuses a size the phase does not use" 2 "no effect in prefill" --demo 2 --sweep kv_len)
 add_cli_test("sweep range too small" 2 "cannot hold" --demo 3 --sweep batch --from 1 --to 8 --points 20)

@@ -2,6 +2,7 @@
 //
 // Every table is rendered from the same typed report that `--json` serializes
 // and the web page draws, so the three can never disagree.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -159,7 +160,11 @@ int print_sweep(const Options& o) {
     rows.push_back(std::move(row));
   }
   std::cout << render_table(columns, rows) << "\n";
-  for (const Crossing& x : crossings(s)) std::cout << crossing_sentence(x, s, o.lang) << "\n";
+  const std::vector<Crossing> found = crossings(s);
+  for (const Crossing& x : found) std::cout << crossing_sentence(x, s, o.lang) << "\n";
+  for (PartitionId id : s.partitions)
+    if (std::none_of(found.begin(), found.end(), [id](const Crossing& x) { return x.partition == id; }))
+      std::cout << no_crossing_sentence(s, id, o.lang) << "\n";
   std::cout << cost_model_note(c, o.lang) << "\n";
   return 0;
 }

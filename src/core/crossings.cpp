@@ -98,4 +98,10 @@ std::string crossing_sentence(const Crossing& c, const Sweep& s, Lang lang) {
             {std::string(key_symbol(s.key)), approx(c.value), std::string(tr(sweep_partition_text(s, c.partition), lang)), ridge});
 }
 
+std::string no_crossing_sentence(const Sweep& s, PartitionId p, Lang lang) {
+  return tr(Text::SweepNone, lang,
+            {std::string(tr(sweep_partition_text(s, p), lang)), fmt_count(static_cast<double>(s.points.front().value)),
+             fmt_count(static_cast<double>(s.points.back().value))});
+}
+
 }  // namespace fl

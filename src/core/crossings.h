@@ -37,6 +37,8 @@ std::vector<Crossing> crossings(const Sweep& s);
 
 // One sentence: "T ≈ 37: the fixed cost per kernel falls below half of the time", in `lang`.
 std::string crossing_sentence(const Crossing& c, const Sweep& s, Lang lang);
+// For a partition with no crossing in the sweep's range: that none of the lines is crossed there.
+std::string no_crossing_sentence(const Sweep& s, PartitionId p, Lang lang);
 // The chart's short label: "50 % fixed", "ridge".
 Text crossing_label(CrossingKind k);
 

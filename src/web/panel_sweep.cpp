@@ -248,8 +248,7 @@ void DrawSweepPanel(State& state) {
   std::sort(mine.begin(), mine.end(), [](const Crossing& a, const Crossing& b) { return a.value < b.value; });
   for (const Crossing& c : mine) sentences.push_back(crossing_sentence(c, s, lang));
   if (mine.empty())
-    sentences.push_back(tr(Ui::SweepNone, lang, {Tx(sweep_partition_text(s, s.partitions[chosen]), lang),
-                                                     fmt_count(static_cast<double>(s.points.front().value)), fmt_count(static_cast<double>(s.points.back().value))}));
+    sentences.push_back(no_crossing_sentence(s, s.partitions[chosen], lang));
   sentences.push_back(CostNote(config, lang));
   // Under the chart: the legend (up to two lines), the sentences as they wrap, the details' header.
   const ImGuiStyle& style = ImGui::GetStyle();
