@@ -183,6 +183,25 @@ TEST_CASE("remove_dead drops what the outputs do not need") {
   CHECK(count_ops(r.graph, Op::Exp) == 0);
 }
 
+TEST_CASE("remove_dead compacts in place: the nodes after a dropped one, their inputs and the outputs are renumbered") {
+  Graph g;
+  Tensor x(&g, g.input("x", {4}));
+  (void)exp(x);  // dead, between x and the nodes kept
+  Tensor a = -x;
+  Tensor b = a * x;
+  (void)rsqrt(b);  // dead, after them
+  g.set_outputs({b.id(), a.id()});
+  PassResult r = remove_dead(g);
+  CHECK(r.rewrites == 2);
+  REQUIRE(r.graph.size() == 3);
+  verify(r.graph);  // every input comes earlier and exists
+  const Node& out = r.graph.node(r.graph.outputs()[0]);
+  CHECK(out.op == Op::Mul);
+  CHECK(out.inputs[0] == r.graph.outputs()[1]);  // still a
+  CHECK(r.graph.node(r.graph.outputs()[1]).op == Op::Neg);
+  CHECK(r.graph.node(out.inputs[1]).op == Op::Input);
+}
+
 TEST_CASE("the pipeline runs the standard order and can stop after any stage") {
   Graph g = small_prefill();
   auto all = run_pipeline(g, {true, kLastStage, true});
