@@ -35,7 +35,6 @@ struct Range {
 };
 
 std::string tokens(int64_t n) { return fmt_count(static_cast<double>(n)); }
-std::string at_tokens(int64_t n, Lang l) { return demos::token_count(n, l); }
 std::string range_of(const Range& r, std::string (*fmt)(double)) { return fmt(r.lo) + "–" + fmt(r.hi); }
 std::string us(double v) { return fmt_time(v * 1e-6); }
 std::string ratio(double v) { return fmt_ratio(v); }
@@ -54,8 +53,8 @@ Observation peak_finding(const ProfileValidation& v, int64_t t_max, Lang l) {
     if (row.num_tokens == t_max && one_of(row.op, kGemms) && row.roofline_us > 0) r.add(row.measured_us / row.roofline_us);
   const Calibration* cal = v.calibration ? &v.calibration->calibration : nullptr;
   if (cal && cal->matmul_fitted)
-    return {"gemm_below_peak", tr(Text::RealityPeak, l, {at_tokens(t_max, l), range_of(r, ratio), percent(cal->matmul_efficiency)})};
-  return {"gemm_below_peak", tr(Text::RealityPeakNoFit, l, {at_tokens(t_max, l), range_of(r, ratio)})};
+    return {"gemm_below_peak", tr(Text::RealityPeak, l, {demos::token_count(t_max, l), range_of(r, ratio), percent(cal->matmul_efficiency)})};
+  return {"gemm_below_peak", tr(Text::RealityPeakNoFit, l, {demos::token_count(t_max, l), range_of(r, ratio)})};
 }
 
 // The small ops at the smallest token count: a fixed time per kernel.
@@ -66,7 +65,7 @@ Observation fixed_cost_finding(const ProfileValidation& v, int64_t t_min, Lang l
       measured.add(row.measured_us);
       roofline.add(row.roofline_us);
     }
-  const std::vector<std::string> args{at_tokens(t_min, l), range_of(measured, us), range_of(roofline, us),
+  const std::vector<std::string> args{demos::token_count(t_min, l), range_of(measured, us), range_of(roofline, us),
                                       v.calibration ? fmt_time(v.calibration->calibration.fixed_s) : ""};
   if (measured.lo < kFixedCostShows * roofline.hi) return {"small_ops_near_roofline", tr(Text::RealityNoFixedCost, l, args)};
   return {"small_ops_fixed_cost", tr(v.calibration ? Text::RealityFixedCost : Text::RealityFixedCostNoFit, l, args)};
@@ -82,7 +81,7 @@ std::optional<Observation> bandwidth_finding(const OpProfile& p, const ProfileVa
   }
   if (reached.empty) return std::nullopt;
   const double peak = p.config.hw.bandwidth;
-  return Observation{"gemm_bandwidth", tr(Text::RealityBandwidth, l, {at_tokens(t_min, l), rate(reached.lo * peak), rate(reached.hi * peak),
+  return Observation{"gemm_bandwidth", tr(Text::RealityBandwidth, l, {demos::token_count(t_min, l), rate(reached.lo * peak), rate(reached.hi * peak),
                                                                       rate(peak), percent(reached.lo), percent(reached.hi)})};
 }
 
