@@ -102,6 +102,9 @@ target_link_options(fusionlab_web PRIVATE
   -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0
   -sALLOW_MEMORY_GROWTH=1
   -sENVIRONMENT=web
+  # The page opens no files: without Emscripten's virtual file system app.js
+  # is smaller and starts ~10 ms sooner (FS.staticInit made /dev and /tmp).
+  -sFILESYSTEM=0
   -sEXPORTED_FUNCTIONS=_main,_malloc,_free
   -sEXPORTED_RUNTIME_METHODS=addRunDependency,removeRunDependency)
 

@@ -79,7 +79,9 @@ void begin_frame(App& app) {
   app.state.layout_scale = settings.embed ? app.state.embed_fit.Begin(fit_key(settings, canvas)) : scale_wanted;
   const float scale = static_cast<float>(app.state.layout_scale);
   const float pixels = canvas.pixel_ratio * scale;  // framebuffer pixels per ImGui unit
-  if (app.fonts.Update(canvas.pixel_ratio * static_cast<float>(scale_wanted), settings.lang)) {
+  // A new atlas needs a new texture; before the first NewFrame the backend
+  // has no device objects yet and makes the texture with them.
+  if (app.fonts.Update(canvas.pixel_ratio * static_cast<float>(scale_wanted), settings.lang) && app.frame > 0) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
