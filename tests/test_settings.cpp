@@ -135,3 +135,38 @@ TEST_CASE("every value of a configuration reads back as the same configuration")
   const AnalysisConfig back = config_from_settings(values, c.demo);
   CHECK(all_values_of(back) == values);
 }
+
+TEST_CASE("a configuration edited as a form: a preset replaces its numbers, a number edited by hand makes it custom") {
+  const AnalysisConfig base = config_from_settings({{"model", "llama-3.1-8b"}, {"layers", "all"}, {"dtype", "fp16"},
+                                                    {"tokens", "512"}});
+  // Choosing a model: its layer, its layer count, and the sizes kept.
+  AnalysisConfig big = edit_config(base, {{"model", "llama-3.1-70b"}});
+  CHECK(big.model_key == "llama-3.1-70b");
+  CHECK(big.model.d == 8192);
+  CHECK(big.whole_model);
+  CHECK(big.layers == 80);
+  CHECK(big.tokens == 512);
+  CHECK(big.act == DType::FP16);
+  CHECK(big.demo == base.demo);
+  // A number by hand: the preset's other numbers stand, named custom.
+  AnalysisConfig edited = edit_config(big, {{"ffn", "20480"}});
+  CHECK(edited.model_key == "custom");
+  CHECK(edited.model.f == 20480);
+  CHECK(edited.model.d == 8192);
+  // Choosing the model again brings its own number back.
+  CHECK(edit_config(edited, {{"model", "llama-3.1-70b"}}) == big);
+  // dtype sets the weights' dtype too, unless the same edit gives it.
+  CHECK(edit_config(base, {{"dtype", "fp32"}}).weights == DType::FP32);
+  CHECK(edit_config(base, {{"dtype", "fp32"}, {"weights_dtype", "fp8"}}).weights == DType::FP8);
+  // "custom" as the model keeps the numbers, written out.
+  AnalysisConfig custom = edit_config(big, {{"model", "custom"}});
+  CHECK(custom.model_key == "custom");
+  CHECK(custom.model == big.model);
+  // A refused edit throws and names its key.
+  try {
+    edit_config(base, {{"kv_heads", "5"}});
+    FAIL("32 heads over 5 KV heads was accepted");
+  } catch (const ConfigError& e) {
+    CHECK(e.field == "kv_heads");
+  }
+}

@@ -53,6 +53,7 @@ struct AnalysisConfig {
   // the prefill with T a symbol too: core/compiled.h.)
   Graph traced_graph(bool decode) const;
   Binding binding() const { return {{"B", batch}, {"S", kv_len}, {"T", tokens}}; }
+  bool operator==(const AnalysisConfig&) const = default;
 };
 
 // Every check of a configuration; throws ConfigError naming the field.

@@ -31,6 +31,63 @@ AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int de
   return c;
 }
 
+namespace {
+
+bool has_key(const std::vector<Setting>& settings, std::string_view key) {
+  return std::any_of(settings.begin(), settings.end(), [&](const Setting& kv) { return kv.first == key; });
+}
+
+void erase_key(std::vector<Setting>& settings, std::string_view key) {
+  std::erase_if(settings, [&](const Setting& kv) { return kv.first == key; });
+}
+
+void erase_keys_set_by(std::vector<Setting>& settings, SetBy preset) {
+  std::erase_if(settings, [&](const Setting& kv) {
+    const ConfigKey* k = find_config_key(kv.first);
+    return k && k->set_by == preset;
+  });
+}
+
+// Links made before the presets had their published names.
+std::string model_alias(const std::string& v) { return v == "llama8b" ? "llama-3.1-8b" : v; }
+
+}  // namespace
+
+std::vector<Setting> overlay_settings(const std::vector<Setting>& base, const std::vector<Setting>& changes) {
+  std::vector<Setting> out = base;
+  for (const auto& [k, v] : changes) {
+    if (v == "custom") continue;  // keeps the numbers
+    if (k == "model") {
+      erase_keys_set_by(out, SetBy::ModelLayer);
+      erase_keys_set_by(out, SetBy::ModelSize);
+      const auto layers = std::find_if(out.begin(), out.end(), [](const Setting& kv) { return kv.first == "layers"; });
+      if (layers != out.end() && layers->second != "one") layers->second = "all";
+    } else if (k == "hardware") {
+      erase_keys_set_by(out, SetBy::Hardware);
+    }
+  }
+  for (const auto& [k, raw] : changes) {
+    if (std::string_view also = implied_key(k); !also.empty() && !has_key(changes, also)) erase_key(out, also);
+    erase_key(out, k);
+    // "custom" names no preset: the numbers that follow (or the current ones) stand.
+    if ((k == "model" || k == "hardware") && raw == "custom") continue;
+    out.emplace_back(k, k == "model" ? model_alias(raw) : raw);
+  }
+  return out;
+}
+
+AnalysisConfig edit_config(const AnalysisConfig& c, const std::vector<Setting>& changes) {
+  // "custom" as a preset writes out the numbers the preset had set.
+  AnalysisConfig current = c;
+  for (const auto& [k, v] : changes) {
+    if (k == "model" && v == "custom") current.model_key = "custom";
+    if (k == "hardware" && v == "custom") current.hardware_key = "custom";
+  }
+  std::vector<Setting> own = settings_of(current);
+  erase_key(own, "demo");
+  return config_from_settings(overlay_settings(own, changes), c.demo);
+}
+
 std::vector<Setting> all_values_of(const AnalysisConfig& c) {
   std::vector<Setting> out;
   for (std::string_view key : setting_keys())

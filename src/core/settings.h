@@ -24,6 +24,19 @@ std::span<const std::string_view> setting_keys();
 // of G, ...) in both languages.
 AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int default_demo = 2);
 
+// `changes` over `base` as a form applies them. A preset (model, hardware)
+// replaces every number it sets, and a whole model takes the new model's
+// layer count; a number edited by hand overrides its preset's, which stays,
+// so that the preset's other numbers stand (the configuration is then named
+// custom, as `--model llama-3.1-70b --ffn 20480` is); "custom" as a preset
+// keeps the numbers; a change to a key that implies another (dtype) drops
+// the implied one unless it is changed too.
+std::vector<Setting> overlay_settings(const std::vector<Setting>& base, const std::vector<Setting>& changes);
+
+// `c` edited as a form: `changes` overlaid on `c`'s own settings, its demo's
+// defaults under them. Throws ConfigError as config_from_settings does.
+AnalysisConfig edit_config(const AnalysisConfig& c, const std::vector<Setting>& changes);
+
 // Settings that reproduce `c` through config_from_settings: a preset used as
 // it is appears as its key alone.
 std::vector<Setting> settings_of(const AnalysisConfig& c);

@@ -68,7 +68,6 @@ std::vector<std::string_view> keys_set_by(SetBy preset) {
   return out;
 }
 const std::vector<std::string_view> kModelKeys = keys_set_by(SetBy::ModelLayer);
-const std::vector<std::string_view> kModelSizeKeys = keys_set_by(SetBy::ModelSize);
 const std::vector<std::string_view> kHardwareKeys = keys_set_by(SetBy::Hardware);
 
 // The numbers an embed may show as controls: every number of the sidebar.
@@ -94,47 +93,12 @@ std::string value_of(const Pairs& pairs, std::string_view key) {
   return "";
 }
 
-// Links made before the presets had their published names.
-std::string model_alias(const std::string& v) { return v == "llama8b" ? "llama-3.1-8b" : v; }
-
-// `changes` over `base`. A preset (model, GPU) replaces every number it sets
-// (and a whole model takes the new model's layer count). A number edited by
-// hand overrides the preset's, which stays in the pairs, so that the preset's
-// other numbers stand: the core then names the configuration custom, as
-// `--model llama-3.1-70b --ffn 20480` does on the command line.
-Pairs overlay(const Pairs& base, const Pairs& changes) {
-  Pairs out = base;
-  for (const auto& [k, v] : changes) {
-    if (v == "custom") continue;  // keeps the numbers
-    if (k == "model") {
-      for (std::string_view m : kModelKeys) erase_key(out, m);
-      for (std::string_view m : kModelSizeKeys) erase_key(out, m);
-      if (has_key(out, "layers") && value_of(out, "layers") != "one") erase_key(out, "layers"), out.emplace_back("layers", "all");
-    } else if (k == "hardware") {
-      for (std::string_view h : kHardwareKeys) erase_key(out, h);
-    }
-  }
-  for (const auto& [k, raw] : changes) {
-    std::string v = k == "model" ? model_alias(raw) : raw;
-    if (std::string_view also = implied_key(k); !also.empty() && !has_key(changes, also)) erase_key(out, also);
-    erase_key(out, k);
-    // "custom" names no preset: the numbers that follow (or the current ones) stand.
-    if ((k == "model" || k == "hardware") && v == "custom") continue;
-    out.emplace_back(k, v);
-  }
-  return out;
-}
-
-// The canonical pairs of a valid configuration, without what a preset implies.
+// The settings of a valid configuration the page links and edits: without
+// the demo and the language, which the page keeps, and what a preset implies.
 Pairs canonical(const AnalysisConfig& c) {
-  Pairs out;
-  const bool model = c.model_key != "custom", hardware = c.hardware_key != "custom";
-  for (auto& [k, v] : settings_of(c)) {
-    if (k == "demo" || k == "lang") continue;
-    if (model && one_of(k, kModelKeys)) continue;
-    if (hardware && one_of(k, kHardwareKeys)) continue;
-    out.emplace_back(std::move(k), std::move(v));
-  }
+  Pairs out = settings_of(c);
+  erase_key(out, "demo");
+  erase_key(out, "lang");
   return out;
 }
 
@@ -255,14 +219,13 @@ Workload Workload::Default(int demo) {
   Workload w;
   w.demo = demo;
   w.config = AnalysisConfig::for_demo(demo);
-  w.pairs = canonical(w.config);
   w.base_model = w.config.model_key;
   w.base_hardware = w.config.hardware_key;
   return w;
 }
 
 std::string Workload::Value(std::string_view key) const {
-  if (has_key(pairs, key)) return value_of(pairs, key);
+  if (has_key(refused, key)) return value_of(refused, key);
   return value_of(all_values_of(config), key);
 }
 
@@ -303,21 +266,16 @@ AnalysisConfig MakeAnalysisConfig(const Settings& s, int demo) {
 }
 
 void ApplyConfig(Workload& w, const Pairs& pairs, Lang lang) {
-  // "custom" keeps the preset's numbers, written out.
-  AnalysisConfig current = w.config;
-  if (value_of(pairs, "model") == "custom") current.model_key = "custom";
-  if (value_of(pairs, "hardware") == "custom") current.hardware_key = "custom";
-  const bool to_custom = current.model_key != w.config.model_key || current.hardware_key != w.config.hardware_key;
-  Pairs merged = overlay(to_custom ? canonical(current) : w.pairs, pairs);
+  const Pairs edits = overlay_settings(w.refused, pairs);
   try {
-    AnalysisConfig c = config_from_settings(merged, w.demo);
+    AnalysisConfig c = edit_config(w.config, edits);
     c.lang = lang;
     w.config = std::move(c);
-    w.pairs = canonical(w.config);
+    w.refused.clear();
     if (w.config.model_key != "custom") w.base_model = w.config.model_key;
     if (w.config.hardware_key != "custom") w.base_hardware = w.config.hardware_key;
   } catch (const ConfigError&) {
-    w.pairs = std::move(merged);
+    w.refused = edits;
     throw;
   }
 }

@@ -1,13 +1,14 @@
 // What the user chose: the view, the language, and for each workload a
-// configuration as key=value pairs.
+// typed configuration.
 //
-// Configurations have one way in, the core's fl::config_from_settings
+// Configurations have one way in, the core's fl::edit_config
 // (core/settings.h): the URL query, setState(), analyze(config) and the
-// sidebar all produce key=value pairs with the CLI's option names (demo, lang,
+// sidebar all give key=value text with the CLI's option names (demo, lang,
 // model, hardware, d, heads, kv_heads, head_dim, ffn, layers, tokens, kv_len,
 // batch, dtype, weights_dtype, matmul_tflops, other_tflops, bandwidth_tbs,
-// launch_us, graph_launch_us, memory_gb) and the core validates them. The
-// page's own keys (view, embed, partition, kernel) are handled here.
+// launch_us, graph_launch_us, memory_gb), which the core applies to the
+// configuration and validates. The page's own keys (view, embed, partition,
+// kernel) are handled here.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -36,13 +37,15 @@ using Pairs = std::vector<Setting>;
 // layer), demos 2 and 3 share one (a Llama layer or model), which demo 4's
 // observations also use.
 struct Workload {
-  int demo = 2;         // the demo whose defaults the pairs override (1 or 2)
-  Pairs pairs;          // as entered, without demo and lang; canonical when valid
+  int demo = 2;           // the demo whose defaults stand under the configuration (1 or 2)
   AnalysisConfig config;  // the last valid configuration (lang: the page's)
+  // Edits the core refused, as typed: their fields show them (marked) until
+  // an edit makes the whole configuration valid again.
+  Pairs refused;
   // The presets last chosen (a link's custom numbers: the demo's): what an
   // edited number resets to.
   std::string base_model, base_hardware;
-  bool operator==(const Workload& o) const { return demo == o.demo && pairs == o.pairs; }
+  bool operator==(const Workload& o) const { return demo == o.demo && config == o.config && refused == o.refused; }
 
   static Workload Default(int demo);
   // The value shown for `key`: the entered one, else the valid config's.
@@ -83,11 +86,11 @@ const Workload& ActiveWorkload(const Settings& s);
 // The analysis request for a demo under these settings (always valid).
 AnalysisConfig MakeAnalysisConfig(const Settings& s, int demo);
 
-// Applies configuration pairs to a workload through the core. On success the
-// pairs become canonical and `config` the new configuration; on ConfigError
-// (rethrown) the entered pairs stay, so the input shows what was typed, and
-// `config` keeps the last valid configuration. A preset (model, hardware)
-// replaces the numbers it sets; a number edited by hand makes it custom.
+// Applies configuration edits to a workload through the core (edit_config:
+// a preset replaces the numbers it sets; a number edited by hand makes it
+// custom). On success `config` is the new configuration; on ConfigError
+// (rethrown) the edits join `refused`, so the input shows what was typed, and
+// `config` keeps the last valid configuration.
 void ApplyConfig(Workload& w, const Pairs& pairs, Lang lang);
 
 // Applies key=value pairs (URL query, setState): the page's keys and, for the
