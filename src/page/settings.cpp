@@ -226,7 +226,7 @@ Workload Workload::Default(int demo) {
 
 std::string Workload::Value(std::string_view key) const {
   if (has_key(refused, key)) return value_of(refused, key);
-  return value_of(all_values_of(config), key);
+  return key_value(config, key).value_or("");
 }
 
 Workload& ActiveWorkload(Settings& s) { return ViewDemo(s.view) == 1 ? s.kernels_workload : s.layer_workload; }
@@ -237,7 +237,7 @@ std::string Workload::PresetValue(std::string_view key) const {
   AnalysisConfig preset = AnalysisConfig::for_demo(demo);
   preset.use_model(base_model);
   preset.use_hardware(base_hardware);
-  return value_of(all_values_of(preset), key);
+  return key_value(preset, key).value_or("");
 }
 
 Pairs ResetPairs(const Workload& w, std::string_view key) {
