@@ -148,3 +148,18 @@ TEST_CASE("the lineup is of demos 2 and 3, and its JSON names each step and colu
   CHECK(ids.back() == "mlp_residual");
   CHECK(j["columns"][1]["id"] == "fused_flash");
 }
+
+TEST_CASE("titles count one token as one token: the lineup's and both ablations' at T = 1") {
+  for (const char* tokens : {"1", "2048"}) {
+    const bool one = std::string(tokens) == "1";
+    const AnalysisConfig prefill = config_from_settings({{"demo", "2"}, {"tokens", tokens}, {"lang", "en"}}, 2);
+    const AnalysisConfig ablation = config_from_settings({{"demo", "4"}, {"tokens", tokens}, {"lang", "en"}}, 4);
+    const AblationReport a = ablation_report(ablation);
+    REQUIRE(a.torch_compile);
+    for (const std::string& title : {lineup_report(prefill).title, a.ours.title, a.torch_compile->title}) {
+      INFO(title);
+      CHECK(title.find(one ? "of one token" : "of 2048 tokens") != std::string::npos);
+      CHECK(title.find("1 tokens") == std::string::npos);
+    }
+  }
+}

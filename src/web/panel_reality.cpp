@@ -6,6 +6,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "core/demos/demos.h"
 #include "core/presets.h"
 #include "core/report_json.h"
 #include "core/units.h"
@@ -152,7 +153,7 @@ void draw_legend(bool calibrated, Lang lang) {
 
 void row_tooltip(const OpValidation& r, Lang lang) {
   ImGui::BeginTooltip();
-  ImGui::TextUnformatted(tr(Ui::RealityTip, lang, {fmt_count(static_cast<double>(r.num_tokens)), fmt_time(r.measured_us * 1e-6)}).c_str());
+  ImGui::TextUnformatted(tr(Ui::RealityTip, lang, {demos::token_count(r.num_tokens, lang), fmt_time(r.measured_us * 1e-6)}).c_str());
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kRooflineColor), "%s",
                      tr(Ui::RealityTipModel, lang, {Tx(Ui::RealityRoofline, lang), fmt_time(r.roofline_us * 1e-6),
                                                         fmt_ratio(r.roofline_us / r.measured_us)}).c_str());

@@ -120,7 +120,7 @@ OurAblationReport our_ablation_report(const AnalysisConfig& c) {
   const bool inductor = c.shown_compiler() == Compiler::Inductor;
   if (inductor) add_measured(c, entries, r);
   r.title = tr(inductor ? Text::InductorAblationTitle : Text::OurAblationTitle, L,
-               {workload_name(c, L), fmt_count(static_cast<double>(c.tokens)), fmt_count(static_cast<double>(c.kv_len)),
+               {workload_name(c, L), token_count(c.tokens, L), fmt_count(static_cast<double>(c.kv_len)),
                 std::string(attention_form_key(c.traced_attention())), hardware_name(c, L)});
   r.columns = {std::string(tr(inductor ? Text::ColSetting : Text::ColOurSetting, L)), std::string(tr(Text::ColPrefill, L)),
                std::string(tr(Text::ColDecode, L))};
