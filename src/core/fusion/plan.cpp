@@ -9,7 +9,15 @@ FusionPlan plan_fusion(const Graph& g, const FuseOptions& opt, const Binding& bi
   FusionPlan plan{opt, fusion::group_nodes(g, opt, bind), {}, {}, {}};
   plan.order = fusion::launch_order(g, plan.grouping);
   plan.layout = fusion::lay_out_kernels(g, plan.grouping, plan.order);
-  for (const Node& n : g.nodes()) plan.numels.add(numel(n.shape));
+  // Neighbouring nodes mostly share a shape (a chain of elementwise ops):
+  // its element count is multiplied out once.
+  const Shape* last_shape = nullptr;
+  Dim last_numel;
+  for (const Node& n : g.nodes()) {
+    if (!last_shape || !(n.shape == *last_shape)) last_numel = numel(n.shape);
+    last_shape = &n.shape;
+    plan.numels.add(last_numel);
+  }
   return plan;
 }
 
