@@ -63,6 +63,10 @@ EM_JS(void, js_take_font, (unsigned char* dst), {
   Module.fontBytes = null;
 });
 
+EM_JS(void, js_mark_startup, (const char* step), {
+  performance.mark("fusionlab-" + UTF8ToString(step));
+});
+
 EM_JS(void, js_signal_ready, (), {
   if (Module.onReady) Module.onReady();
 });
@@ -142,6 +146,7 @@ std::vector<unsigned char> TakeFontBytes() {
 }
 
 void SignalReady() { js_signal_ready(); }
+void MarkStartup(const char* step) { js_mark_startup(step); }
 
 void WatchGlContext() { js_watch_gl_context(); }
 bool GlContextLost() { return js_gl_context_lost() != 0; }

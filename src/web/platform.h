@@ -45,6 +45,10 @@ std::vector<unsigned char> TakeFontBytes();
 // Resolves window.fusionlab.ready.
 void SignalReady();
 
+// A step of the page's start, as the performance mark "fusionlab-<step>"
+// (tests/e2e/startup.mjs times each from the navigation's start).
+void MarkStartup(const char* step);
+
 // Emscripten 3.1.6's GLFW passes the DOM wheel event's deltaY (pixels,
 // positive = down) as the scroll offset, where GLFW means notches, positive =
 // up. Installs a scroll callback that converts, then feeds ImGui.
