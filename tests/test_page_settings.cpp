@@ -9,6 +9,7 @@
 #include "page/field_labels.h"
 #include "page/number_drag.h"
 #include "page/settings.h"
+#include "page/state.h"
 
 using namespace fl;
 using namespace fl::web;
@@ -351,4 +352,18 @@ TEST_CASE("every field the sidebar labels says what it means, in both languages"
     CHECK(std::string_view(en) != zh);
   }
   CHECK(labelled >= 19);
+}
+
+TEST_CASE("demo 1's stages are computed when the pass timeline opens, not for the kernels' view", "[page]") {
+  State state;
+  InitState(state, "view=kernels&lang=en", "en");
+  REQUIRE(state.results.kernels.kernels.size() > 0);
+  CHECK(state.results.kernels.stages.empty());
+  ApplySettings(state.settings, {{"view", "passes"}});
+  Recompute(state);
+  CHECK(state.results.kernels.stages.size() > 1);
+  // Back to the kernels: nothing is recomputed (a report without stages would have replaced them).
+  ApplySettings(state.settings, {{"view", "kernels"}});
+  Recompute(state);
+  CHECK(state.results.kernels.stages.size() > 1);
 }

@@ -186,7 +186,9 @@ struct AblationTable {
 };
 AblationTable ablation_table(const OurAblationReport& r, Lang lang);
 
-KernelsReport kernels_report(const AnalysisConfig& c);           // demo 1; c must be valid
+// demo 1; c must be valid. `with_stages`: the pipeline stage by stage too
+// (only the pass timeline shows them, and they are most of the work).
+KernelsReport kernels_report(const AnalysisConfig& c, bool with_stages = true);
 AblationReport ablation_report(const AnalysisConfig& c);         // demo 4; c must be valid
 OurAblationReport our_ablation_report(const AnalysisConfig& c);  // `fusionlab --ablation`
 PhaseReport prefill_report(const AnalysisConfig& c);  // demo 2; c must be valid

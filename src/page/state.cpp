@@ -81,10 +81,15 @@ void Recompute(State& state) {
   // Only what the view shows, and only if its configuration changed: a whole
   // model takes a while, and the other demos follow when their view opens.
   const int demo = ViewDemo(s.view);
-  if (demo == 1 && state.computed_kernels != computed_key(s, s.kernels_workload)) {
+  // Demo 1's stages only for the pass timeline, which shows them.
+  const bool stages = s.view == View::Passes;
+  if (demo == 1 && (state.computed_kernels != computed_key(s, s.kernels_workload) || (stages && !state.kernels_stages))) {
     state.computed_kernels = computed_key(s, s.kernels_workload);
+    state.kernels_stages = stages;
     computed = true;
-    guarded(state.kernels_error, s.lang, [&] { r.kernels = validated(MakeAnalysisConfig(s, 1), kernels_report); });
+    guarded(state.kernels_error, s.lang, [&] {
+      r.kernels = validated(MakeAnalysisConfig(s, 1), [&](const AnalysisConfig& c) { return kernels_report(c, stages); });
+    });
   }
   // The roofline and the timeline ask for the phase they show (EnsurePhaseReports).
   if (s.view == View::Prefill || s.view == View::Decode) computed |= update_phase(state, s.view == View::Decode);

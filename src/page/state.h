@@ -37,6 +37,7 @@ struct State {
   double recompute_ms = 0;     // the last Recompute that computed something
   // What each group of results was computed for (configuration and language).
   std::string computed_kernels, computed_prefill, computed_decode, computed_ablation;
+  bool kernels_stages = false;  // whether demo 1's results hold its stages (the pass timeline's)
   InputError kernels_error, layer_error;  // demo 1's workload, demos 2 and 3's
   std::string ablation_error;
   std::string url_warning;                // URL values that were ignored

@@ -89,7 +89,7 @@ std::string_view node_change_name(NodeChange c) {
   return "";
 }
 
-KernelsReport kernels_report(const AnalysisConfig& c) {
+KernelsReport kernels_report(const AnalysisConfig& c, bool with_stages) {
   Lang L = c.lang;
   const Graph g = c.traced_graph(false);
   Partition fused = make_partition(PartitionId::FusedFlash, g, {}, c.hw);
@@ -122,7 +122,7 @@ KernelsReport kernels_report(const AnalysisConfig& c) {
                                         kernel_ref(fused, o), kernel_ref(fused, down), kernel_ref(fused, gate), kernel_ref(fused, up)})});
   obs.push_back({"kernels_attention_and_views", tr(Text::Demo1Obs3, L, {std::to_string(attn), std::to_string(views)})});
 
-  r.stages = stage_reports(g, fused, c.binding());
+  if (with_stages) r.stages = stage_reports(g, fused, c.binding());
   r.unfused = {unfused.cost.kernels, unfused.cost.bytes};
   r.fused = {fused.cost.kernels, fused.cost.bytes};
   r.summary = tr(Text::Demo1Summary, L, {std::to_string(unfused.cost.kernels), fb(unfused.cost.bytes),
