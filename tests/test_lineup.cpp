@@ -149,7 +149,7 @@ TEST_CASE("the lineup is of demos 2 and 3, and its JSON names each step and colu
   CHECK(j["columns"][1]["id"] == "fused_flash");
 }
 
-TEST_CASE("titles count one token as one token: the lineup's and both ablations' at T = 1") {
+TEST_CASE("titles count one token as one token: the lineup's and both ablations' at T = 1, the lineup's at S = 1") {
   for (const char* tokens : {"1", "2048"}) {
     const bool one = std::string(tokens) == "1";
     const AnalysisConfig prefill = config_from_settings({{"demo", "2"}, {"tokens", tokens}, {"lang", "en"}}, 2);
@@ -161,5 +161,9 @@ TEST_CASE("titles count one token as one token: the lineup's and both ablations'
       CHECK(title.find(one ? "of one token" : "of 2048 tokens") != std::string::npos);
       CHECK(title.find("1 tokens") == std::string::npos);
     }
+    const AnalysisConfig decode = config_from_settings({{"demo", "3"}, {"kv_len", tokens}, {"lang", "en"}}, 3);
+    const std::string title = lineup_report(decode).title;
+    INFO(title);
+    CHECK(title.find(one ? "decode with one token cached" : "decode with 2048 tokens cached") != std::string::npos);
   }
 }

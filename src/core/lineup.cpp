@@ -118,7 +118,7 @@ LineupReport lineup_report(const AnalysisConfig& config) {
   r.config = c;
   r.title = tr(decode ? Text::LineupTitleDecode : Text::LineupTitlePrefill, c.lang,
                {demos::workload_name(c, c.lang), demos::costed_hardware_name(c, c.lang),
-                decode ? demos::count(c.kv_len) : demos::token_count(c.tokens, c.lang), demos::count(c.batch)});
+                demos::token_count(decode ? c.kv_len : c.tokens, c.lang), demos::count(c.batch)});
   r.columns = demos::partition_reports(parts, c, decode ? c.batch : c.tokens * c.batch);
 
   std::vector<std::vector<std::vector<int>>> cells(std::size(kOrigins), std::vector<std::vector<int>>(parts.size()));
