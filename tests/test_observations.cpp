@@ -170,3 +170,15 @@ TEST_CASE("sentences group numbers of five digits or more, in both languages") {
       }
     }
 }
+
+TEST_CASE("the score matrix counts one head as one head") {
+  for (const char* attention : {"lecture", "math"})
+    for (const char* heads : {"1", "32"}) {
+      AnalysisConfig c = config_from_settings({{"demo", "2"}, {"heads", heads}, {"kv_heads", "1"}, {"attention", attention}});
+      c.lang = Lang::En;
+      const std::string text = analyze(c).at("observations").dump();
+      INFO(attention << " " << heads << ": " << text);
+      CHECK(text.find(std::string(heads) == "1" ? "(one head × 2048 × 2048" : "(32 heads × 2048 × 2048") != std::string::npos);
+      CHECK(text.find("1 heads") == std::string::npos);
+    }
+}

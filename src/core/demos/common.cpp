@@ -14,6 +14,10 @@ std::string token_count(int64_t n, Lang l) {
   return n == 1 ? std::string(tr(Text::TokensOne, l)) : tr(Text::TokensMany, l, {count(n)});
 }
 
+std::string head_count(int64_t n, Lang l) {
+  return n == 1 ? std::string(tr(Text::HeadsOne, l)) : tr(Text::HeadsMany, l, {count(n)});
+}
+
 std::string model_name(const AnalysisConfig& c, Lang lang) {
   const ModelPreset* m = find_model(c.model_key);
   if (m && m->layer == c.model) return m->key == "small" ? std::string(tr(Text::ModelSmall, lang)) : std::string(m->name);

@@ -29,5 +29,6 @@ std::vector<Partition> phase_partitions(const AnalysisConfig& c, bool decode);
 std::string fb(int64_t bytes);  // fmt_bytes on an integer count
 std::string count(int64_t n);    // fmt_count on an integer: "2048", "32,768"
 std::string token_count(int64_t n, Lang l);  // "one token", "2048 tokens"; zh "2048 个 token"
+std::string head_count(int64_t n, Lang l);   // "one head", "32 heads"; zh "32 个头"
 
 }  // namespace fl::demos

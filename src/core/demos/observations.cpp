@@ -84,13 +84,13 @@ Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition
     const ScoreTraffic scores = score_traffic(fused, c.batch * c.model.H * T * T, c.binding());
     return {"prefill_fusion_leaves_scores_unmatched",
             tr(Text::ObsPrefillFusionUnmatched, c.lang,
-               {fb(dec.cost.bytes), fb(fused.cost.bytes), num(c.batch * c.model.H), num(T), num(scores.tensors),
+               {fb(dec.cost.bytes), fb(fused.cost.bytes), head_count(c.batch * c.model.H, c.lang), num(T), num(scores.tensors),
                 fb(scores.bytes)})};
   }
   const int64_t score_bytes = c.batch * c.model.H * T * T * dtype_bytes(c.act);
   const double outside = share(fusion_saving_outside_attention(flash, flash_unfused(), c.hw), saved);
   const bool pointwise = outside >= Claim::kMost;
-  const std::vector<std::string> args{fb(dec.cost.bytes), fb(fused.cost.bytes), num(c.batch * c.model.H), num(T),
+  const std::vector<std::string> args{fb(dec.cost.bytes), fb(fused.cost.bytes), head_count(c.batch * c.model.H, c.lang), num(T),
                                       fb(score_bytes), fmt_percent(pointwise ? outside : 1 - outside)};
   if (pointwise) return {"prefill_fusion_saves_pointwise", tr(Text::ObsPrefillFusionPointwise, c.lang, args)};
   return {"prefill_fusion_saves_scores", tr(Text::ObsPrefillFusionScores, c.lang, args)};
