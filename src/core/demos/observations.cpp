@@ -16,8 +16,6 @@ namespace {
 double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
 double share(int64_t part, int64_t whole) { return share(static_cast<double>(part), static_cast<double>(whole)); }
 
-std::string num(int64_t n) { return fmt_count(static_cast<double>(n)); }
-
 bool has_attention_kernel(const Partition& p) {
   return std::any_of(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) { return k.kind == KernelKind::Attention; });
 }
@@ -56,7 +54,7 @@ Observation prefill_decomposed(const AnalysisConfig& c, const Partition& eager, 
   const double slowdown = dec.cost.t_total - eager.cost.t_total, more_fixed = dec.cost.overhead - eager.cost.overhead;
   if (slowdown > 0 && more_fixed >= slowdown / 2) {
     std::vector<std::string> launch_args = args;
-    launch_args.insert(launch_args.end(), {num(dec.cost.kernels), num(eager.cost.kernels), fmt_time(more_fixed),
+    launch_args.insert(launch_args.end(), {count(dec.cost.kernels), count(eager.cost.kernels), fmt_time(more_fixed),
                                            fmt_percent(share(more_fixed, slowdown))});
     return {"prefill_decomposed_slower_launches", tr(Text::ObsPrefillSlowerLaunches, c.lang, launch_args)};
   }
@@ -84,13 +82,13 @@ Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition
     const ScoreTraffic scores = score_traffic(fused, c.batch * c.model.H * T * T, c.binding());
     return {"prefill_fusion_leaves_scores_unmatched",
             tr(Text::ObsPrefillFusionUnmatched, c.lang,
-               {fb(dec.cost.bytes), fb(fused.cost.bytes), head_count(c.batch * c.model.H, c.lang), num(T), num(scores.tensors),
+               {fb(dec.cost.bytes), fb(fused.cost.bytes), head_count(c.batch * c.model.H, c.lang), count(T), count(scores.tensors),
                 fb(scores.bytes)})};
   }
   const int64_t score_bytes = c.batch * c.model.H * T * T * dtype_bytes(c.act);
   const double outside = share(fusion_saving_outside_attention(flash, flash_unfused(), c.hw), saved);
   const bool pointwise = outside >= Claim::kMost;
-  const std::vector<std::string> args{fb(dec.cost.bytes), fb(fused.cost.bytes), head_count(c.batch * c.model.H, c.lang), num(T),
+  const std::vector<std::string> args{fb(dec.cost.bytes), fb(fused.cost.bytes), head_count(c.batch * c.model.H, c.lang), count(T),
                                       fb(score_bytes), fmt_percent(pointwise ? outside : 1 - outside)};
   if (pointwise) return {"prefill_fusion_saves_pointwise", tr(Text::ObsPrefillFusionPointwise, c.lang, args)};
   return {"prefill_fusion_saves_scores", tr(Text::ObsPrefillFusionScores, c.lang, args)};
@@ -118,7 +116,7 @@ Observation prefill_bound(const AnalysisConfig& c, const Partition& flash) {
     compute_bound += compute_time(k, c.hw) > memory_time(k, c.hw);
   }
   const double overhead = share(flash.cost.overhead, flash.cost.t_total);
-  const std::vector<std::string> args{num(c.tokens), num(matmuls), num(compute_bound), fmt_percent(overhead)};
+  const std::vector<std::string> args{count(c.tokens), count(matmuls), count(compute_bound), fmt_percent(overhead)};
   if (compute_bound == 0) return {"prefill_matmuls_memory_bound", tr(Text::ObsPrefillMemoryBound, c.lang, args)};
   if (compute_bound < matmuls) return {"prefill_matmuls_partly_compute_bound", tr(Text::ObsPrefillPartlyBound, c.lang, args)};
   if (overhead >= Claim::kSmall)
@@ -132,8 +130,8 @@ Observation decode_traffic(const AnalysisConfig& c, const Partition& flash, int6
   const std::string weights_text = tr(c.whole_model ? Text::WeightsWholeModel : Text::WeightsPerLayer, L, {fb(weights)});
   const int64_t bytes = flash.cost.bytes;
   const bool weights_most = weights >= kv;
-  std::vector<std::string> args{weights_text, fb(kv), num(c.kv_len), fmt_percent(share(weights + kv, bytes)), fb(bytes),
-                                fmt_percent(share(weights_most ? weights : kv, bytes)), num(c.batch),
+  std::vector<std::string> args{weights_text, fb(kv), count(c.kv_len), fmt_percent(share(weights + kv, bytes)), fb(bytes),
+                                fmt_percent(share(weights_most ? weights : kv, bytes)), count(c.batch),
                                 std::string(tr(has_attention_kernel(flash) ? Text::FlashPartitionName : Text::FourthPartitionName, L))};
   if (share(weights + kv, bytes) < Claim::kAlmostAll)
     return {"decode_traffic_activations", tr(Text::ObsDecodeTrafficActivations, L, args)};
@@ -150,7 +148,7 @@ Observation decode_spread(const AnalysisConfig& c, const std::vector<Partition>&
             tr(Text::ObsDecodeAlike, c.lang, {fb(b_hi), fb(b_lo), fmt_time((t_lo + t_hi) / 2), time_term(c.hw, c.lang)})};
   const int64_t heads = c.batch * c.model.H;
   const std::vector<std::string> args{fb(b_hi),     fb(b_lo),      fmt_time(t_hi),
-                                      fmt_time(t_lo), num(heads),  num(c.kv_len),
+                                      fmt_time(t_lo), count(heads),  count(c.kv_len),
                                       fb(heads * c.kv_len * dtype_bytes(c.act)), time_term(c.hw, c.lang)};
   if (has_attention_kernel(ps[0]))  // the layer calls attention as one op: no partition writes scores
     return {"decode_partitions_differ_outside_attention", tr(Text::ObsDecodeDifferNoScores, c.lang, args)};
@@ -160,7 +158,7 @@ Observation decode_spread(const AnalysisConfig& c, const std::vector<Partition>&
 // Whether the fixed cost per kernel, which fusion cuts, sets decode's latency.
 Observation decode_kernels(const AnalysisConfig& c, const Partition& dec, const Partition& flash) {
   const double dec_share = share(dec.cost.overhead, dec.cost.t_total);
-  std::vector<std::string> args{num(dec.cost.kernels), num(flash.cost.kernels), fmt_time(dec.cost.overhead),
+  std::vector<std::string> args{count(dec.cost.kernels), count(flash.cost.kernels), fmt_time(dec.cost.overhead),
                                 fmt_percent(share(dec.cost.overhead, dec.cost.t)), fmt_time(flash.cost.overhead),
                                 fmt_percent(share(flash.cost.overhead, flash.cost.t_total)), fmt_percent(dec_share),
                                 fmt_time(dec.cost.t / std::max(1, dec.cost.kernels)), fmt_time(c.hw.launch),
@@ -175,7 +173,7 @@ Observation decode_kernels(const AnalysisConfig& c, const Partition& dec, const 
 Observation decode_flash(const AnalysisConfig& c, const Partition& fused, const Partition& flash) {
   const int64_t heads = c.batch * c.model.H;
   const double saved = share(fused.cost.t_total - flash.cost.t_total, fused.cost.t_total);
-  const std::vector<std::string> args{fmt_time(flash.cost.t_total), fmt_time(fused.cost.t_total), num(heads), num(c.kv_len),
+  const std::vector<std::string> args{fmt_time(flash.cost.t_total), fmt_time(fused.cost.t_total), count(heads), count(c.kv_len),
                                       fb(heads * c.kv_len * dtype_bytes(c.act)), fmt_percent(saved)};
   if (has_attention_kernel(fused)) return {"decode_attention_one_op", tr(Text::ObsDecodeFlashAlready, c.lang, args)};
   if (!has_attention_kernel(flash)) return {"decode_attention_not_matched", tr(Text::ObsDecodeFlashNotMatched, c.lang, args)};
@@ -190,9 +188,9 @@ std::optional<Observation> compiler_observation(const AnalysisConfig& c, const s
   const Lang L = c.lang;
   const Partition &mine = ps.back(), &fused = ps[static_cast<size_t>(PartitionId::Fused)];
   std::string text = tr(Text::ObsCompiler, L,
-                        {std::string(tr(partition_text(mine.id, c.traced_attention()), L)), num(mine.cost.kernels),
+                        {std::string(tr(partition_text(mine.id, c.traced_attention()), L)), count(mine.cost.kernels),
                          fb(mine.cost.bytes), fmt_time(mine.cost.t_total),
-                         std::string(tr(partition_text(fused.id, c.traced_attention()), L)), num(fused.cost.kernels),
+                         std::string(tr(partition_text(fused.id, c.traced_attention()), L)), count(fused.cost.kernels),
                          fb(fused.cost.bytes), fmt_time(fused.cost.t_total)});
   const char* gap = L == Lang::Zh ? "" : " ";  // between sentences
   // Copies: kernels that compute nothing but views, laying data out for an extern call.
@@ -211,7 +209,7 @@ std::optional<Observation> compiler_observation(const AnalysisConfig& c, const s
     std::string what;
     if (repeats > 0) what = tr(Text::ObsCopyRepeat, L);
     if (copies > repeats) what.append(what.empty() ? "" : tr(Text::ListAnd, L)).append(tr(Text::ObsCopyTranspose, L));
-    text.append(gap).append(tr(Text::ObsCompilerCopies, L, {num(copies), what, fb(copy_bytes)}));
+    text.append(gap).append(tr(Text::ObsCompilerCopies, L, {count(copies), what, fb(copy_bytes)}));
   }
   // Matmul epilogues: the lecture's rules fuse them; a cuBLAS call takes none.
   auto matmuls = [](const Partition& p, bool with_more) {
@@ -220,7 +218,7 @@ std::optional<Observation> compiler_observation(const AnalysisConfig& c, const s
   };
   const auto calls = matmuls(mine, false), epilogues = matmuls(fused, true);
   if (calls > 0 && matmuls(mine, true) == 0 && epilogues > 0)
-    text.append(gap).append(tr(Text::ObsCompilerNoEpilogue, L, {num(calls), num(epilogues)}));
+    text.append(gap).append(tr(Text::ObsCompilerNoEpilogue, L, {count(calls), count(epilogues)}));
   return Observation{"compiler_vs_lecture", text};
 }
 
@@ -231,7 +229,7 @@ std::optional<Observation> measured_observation(const AnalysisConfig& c, bool de
   const RunComparison r = compare_run(*run, c, ps.back());
   const Lang L = c.lang;
   std::string text = tr(Text::ObsCompilerMeasured, L,
-                        {num(r.measured_kernels), fmt_time(r.measured_s), fmt_time(r.measured_graph_s), num(r.kernels),
+                        {count(r.measured_kernels), fmt_time(r.measured_s), fmt_time(r.measured_graph_s), count(r.kernels),
                          fmt_time(r.predicted_s), fmt_time(r.predicted_graph_s), fmt_fixed(r.ratio(), 2),
                          fmt_fixed(r.graph_ratio(), 2)});
   const char* gap = L == Lang::Zh ? "" : " ";  // between sentences

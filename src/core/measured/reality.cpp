@@ -34,7 +34,6 @@ struct Range {
   }
 };
 
-std::string tokens(int64_t n) { return fmt_count(static_cast<double>(n)); }
 std::string range_of(const Range& r, std::string (*fmt)(double)) { return fmt(r.lo) + "–" + fmt(r.hi); }
 std::string us(double v) { return fmt_time(v * 1e-6); }
 std::string ratio(double v) { return fmt_ratio(v); }
@@ -105,7 +104,7 @@ Observation steps_finding(const ProfileValidation& v, Lang l) {
     return {"gemm_smooth", tr(Text::RealityNoSteps, l, {percent(kStepWorthNaming - 1)})};
   const OpValidation &a = *best.from, &b = *best.to;
   return {"gemm_steps", tr(Text::RealitySteps, l,
-                           {std::string(profiled_op_name(a.op)), tokens(a.num_tokens), tokens(b.num_tokens), us(a.measured_us),
+                           {std::string(profiled_op_name(a.op)), demos::count(a.num_tokens), demos::count(b.num_tokens), us(a.measured_us),
                             us(b.measured_us), growth(b.measured_us / a.measured_us), growth(b.roofline_us / a.roofline_us)})};
 }
 
@@ -133,8 +132,8 @@ std::string calibrated_gap(const AnalysisConfig& c, const Partition& step, doubl
     fixed_s += fixed_time(k, c.hw);
   }
   const std::vector<std::string> args{rate(bandwidth), fmt_bytes(static_cast<double>(g.bytes)), fmt_time(traffic_s),
-                                      fmt_time(measured_s), tokens(g.kernels), fmt_time(c.hw.achieved.kernel_s),
-                                      fmt_time(fixed_s), fmt_time(measured_s - traffic_s), tokens(gemms),
+                                      fmt_time(measured_s), demos::count(g.kernels), fmt_time(c.hw.achieved.kernel_s),
+                                      fmt_time(fixed_s), fmt_time(measured_s - traffic_s), demos::count(gemms),
                                       fmt_time(c.hw.achieved.matmul_kernel_s)};
   return tr(traffic_s >= measured_s ? Text::RealityEndToEndNoRoom : Text::RealityEndToEndRest, l, args);
 }
@@ -162,7 +161,7 @@ EndToEndCheck check_end_to_end(const PublishedSpeed& p, Lang l) {
   out.finding = {std::string(p.id),
                  tr(Text::RealityEndToEnd, l,
                     {std::string(p.model_name), gpu, std::string(tr(Text::RealityGptFastSetup, l)), fmt_fixed(p.tokens_per_s, 1),
-                     rate(p.achieved_gb_s * 1e9), tokens(p.kv_len), fmt_fixed(out.roofline_tokens_per_s, 1),
+                     rate(p.achieved_gb_s * 1e9), demos::count(p.kv_len), fmt_fixed(out.roofline_tokens_per_s, 1),
                      ratio(out.roofline_tokens_per_s / p.tokens_per_s),
                      calibrated ? fmt_fixed(out.calibrated_tokens_per_s, 1) : std::string(tr(Text::RealityNoCalibration, l)),
                      calibrated ? ratio(out.calibrated_tokens_per_s / p.tokens_per_s) : "—"})};
