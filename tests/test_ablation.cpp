@@ -11,6 +11,7 @@
 #include "core/units.h"
 #include "core/pipeline.h"
 #include "core/trace.h"
+#include "json_helpers.h"
 
 using namespace fl;
 
@@ -84,7 +85,7 @@ TEST_CASE("our ablation has the paper's shape where the model allows it") {
 TEST_CASE("every ablation row has a stable id apart from its label, the same in both languages") {
   AnalysisConfig zh = AnalysisConfig::for_demo(4), en = zh;
   en.lang = Lang::En;
-  const nlohmann::json a = analyze(zh), b = analyze(en);
+  const nlohmann::json a = analyzed(zh), b = analyzed(en);
   for (const char* table : {"rows", "ours"}) {
     const nlohmann::json& ra = std::string(table) == "rows" ? a["rows"] : a["ours"]["rows"];
     const nlohmann::json& rb = std::string(table) == "rows" ? b["rows"] : b["ours"]["rows"];

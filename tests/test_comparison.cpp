@@ -12,6 +12,7 @@
 #include "core/analysis.h"
 #include "core/report_json.h"
 #include "core/settings.h"
+#include "json_helpers.h"
 
 using namespace fl;
 
@@ -49,7 +50,7 @@ TEST_CASE("each measured run beside our model: the same kernels, and ratios of t
   // The roofline leaves out what a real call costs: every prediction is short of the measurement.
   CHECK(c.median_ratio < c.median_graph_ratio);
   CHECK(c.median_graph_ratio < 1);
-  const nlohmann::json j = to_json(c);
+  const nlohmann::json j = parsed(c);
   CHECK(j["runs"].size() == c.runs.size());
   CHECK(j["runs"][0].contains("graph_ratio"));
 }
@@ -87,7 +88,7 @@ TEST_CASE("a run of a mode the lab does not model has no configuration") {
 
 namespace {
 std::vector<std::string> observation_ids(const std::vector<Setting>& s) {
-  const nlohmann::json j = analyze(config_from_settings(s));
+  const nlohmann::json j = analyzed(config_from_settings(s));
   std::vector<std::string> ids;
   for (const auto& o : j["observations"]) ids.push_back(o["id"].get<std::string>());
   return ids;

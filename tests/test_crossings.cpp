@@ -6,6 +6,7 @@
 
 #include "core/crossings.h"
 #include "core/settings.h"
+#include "json_helpers.h"
 
 using namespace fl;
 
@@ -103,7 +104,7 @@ TEST_CASE("decode at batch 1 never reaches the ridge point, and a crossing reads
   over_batch.key = SweepKey::Batch;
   const Crossing c2{CrossingKind::MatmulRidge, PartitionId::Fused, 7.25, true};
   CHECK(crossing_sentence(c2, over_batch, Lang::En).find("batch ≈ 7.2: the matmul kernels, taken together, pass the ridge point (295 FLOP/B)") == 0);
-  const nlohmann::json j = sweep_json(s);
+  const nlohmann::json j = parsed(s);
   CHECK(j["sweep"]["crossings"].size() == all.size());
 }
 

@@ -21,12 +21,13 @@
 #include "core/pipeline.h"
 #include "core/presets.h"
 #include "helpers.h"
+#include "json_helpers.h"
 
 using namespace fl;
 
 namespace {
 
-struct MeasuredRun {
+struct ShippedRun {
   std::string id;
   nlohmann::json record;
   std::vector<std::string> kinds;  // of its launches, as our model names kernel kinds
@@ -41,12 +42,12 @@ std::string kind_of_launch(const std::string& name) {
   return "?" + name;
 }
 
-std::vector<MeasuredRun> measured_runs() {
+std::vector<ShippedRun> measured_runs() {
   std::ifstream in(std::string(FUSIONLAB_DATA_DIR) + "/measured/h200-inductor/sweep.jsonl");
   REQUIRE(in);
-  std::vector<MeasuredRun> runs;
+  std::vector<ShippedRun> runs;
   for (std::string line; std::getline(in, line);) {
-    MeasuredRun r{"", nlohmann::json::parse(line), {}};
+    ShippedRun r{"", nlohmann::json::parse(line), {}};
     r.id = r.record["id"].get<std::string>();
     for (const auto& l : r.record["launches"]) r.kinds.push_back(kind_of_launch(l.get<std::string>()));
     runs.push_back(std::move(r));
@@ -148,7 +149,7 @@ std::string joined(const std::vector<std::string>& v) {
 
 TEST_CASE("inductor: the default mode's kernels, kind by kind and in order, as torch.compile launched them") {
   int compared = 0;
-  for (const MeasuredRun& r : measured_runs()) {
+  for (const ShippedRun& r : measured_runs()) {
     if (r.record["mode"] != "default") continue;
     const std::vector<std::string> ours = our_kinds(r.record);
     INFO(r.id);
@@ -174,7 +175,7 @@ TEST_CASE("inductor: a view an extern cannot read in place is copied, as PyTorch
 }
 
 TEST_CASE("inductor: the fifth partition of demos 2 and 3, each kernel named as Inductor names it") {
-  const nlohmann::json j = analyze(config_from_settings(
+  const nlohmann::json j = analyzed(config_from_settings(
       {{"demo", "2"}, {"compiler", "inductor"}, {"attention", "math"}, {"hardware", "h200"}, {"lang", "en"}}));
   REQUIRE(j["partitions"].size() == 5);
   const nlohmann::json& p = j["partitions"].back();
@@ -188,14 +189,14 @@ TEST_CASE("inductor: the fifth partition of demos 2 and 3, each kernel named as 
   CHECK(names.back() == "triton_poi_fused__unsafe_view_add_8");  // the last residual add, alone, reading the down GEMM's output (the v repeat reuses k's kernel)
   // The lecture's partitions carry no such names, and the lecture's JSON is unchanged.
   for (const auto& k : j["partitions"][2]["kernel_list"]) CHECK_FALSE(k.contains("name"));
-  const nlohmann::json lecture = analyze(config_from_settings({{"demo", "2"}}));
+  const nlohmann::json lecture = analyzed(config_from_settings({{"demo", "2"}}));
   CHECK(lecture["partitions"].size() == 4);
   CHECK_FALSE(lecture["config"].contains("compiler"));
 }
 
 TEST_CASE("inductor: each Triton kernel computes the key operations of the measured kernel's code") {
   int compared = 0;
-  for (const MeasuredRun& r : measured_runs()) {
+  for (const ShippedRun& r : measured_runs()) {
     INFO(r.id);
     ++compared;
     const std::map<std::string, std::string> bodies = kernel_bodies(r.id);
@@ -224,7 +225,7 @@ TEST_CASE("inductor: the key operations read from code tell kernels apart") {
 }
 
 TEST_CASE("inductor, gpt-fast's setting: decode GEMVs as Triton reductions, as torch.compile launched them") {
-  for (const MeasuredRun& r : measured_runs()) {
+  for (const ShippedRun& r : measured_runs()) {
     if (r.record["mode"] != "gpt-fast") continue;
     const std::vector<std::string> ours = our_kinds(r.record);
     INFO(r.id);
@@ -237,7 +238,7 @@ TEST_CASE("inductor, gpt-fast's setting: decode GEMVs as Triton reductions, as t
 TEST_CASE("inductor: an observation sets the compiler's kernels beside the lecture's, true for the layer shown") {
   auto compiler_text = [](std::vector<Setting> s) -> std::string {
     s.push_back({"lang", "en"});
-    const nlohmann::json j = analyze(config_from_settings(s));  // kept: the loop reads inside it
+    const nlohmann::json j = analyzed(config_from_settings(s));  // kept: the loop reads inside it
     for (const auto& o : j["observations"])
       if (o["id"] == "compiler_vs_lecture") return o["text"].get<std::string>();
     return "";
@@ -289,7 +290,7 @@ TEST_CASE("inductor: every value that leaves a kernel for another says why, in I
   using inductor::Refusal;
   auto is_extern = [](KernelKind k) { return k == KernelKind::Mm || k == KernelKind::Bmm || k == KernelKind::Sdpa; };
   std::set<Refusal> seen;
-  for (const MeasuredRun& r : measured_runs()) {
+  for (const ShippedRun& r : measured_runs()) {
     if (r.record["mode"] != "default") continue;
     INFO(r.id);
     const std::vector<inductor::Kernel> ks = inductor::schedule(compiled_graph(r.record), binding_of(r.record), options_of(r.record));

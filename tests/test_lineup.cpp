@@ -12,6 +12,7 @@
 #include "core/pipeline.h"
 #include "core/report_json.h"
 #include "core/settings.h"
+#include "json_helpers.h"
 
 using namespace fl;
 
@@ -137,7 +138,7 @@ TEST_CASE("where torch.compile was measured for the configuration, the lineup se
 
 TEST_CASE("the lineup is of demos 2 and 3, and its JSON names each step and column by id") {
   CHECK_THROWS_AS(lineup_report(config(1, {})), ConfigError);
-  const nlohmann::json j = to_json(lineup_report(config(2, {{"model", "small"}, {"lang", "en"}})));
+  const nlohmann::json j = parsed(lineup_report(config(2, {{"model", "small"}, {"lang", "en"}})));
   CHECK(j["phase"] == "prefill");
   std::vector<std::string> ids;
   for (const auto& row : j["rows"]) {

@@ -8,6 +8,7 @@
 
 #include "core/analysis.h"
 #include "core/settings.h"
+#include "json_helpers.h"
 
 using namespace fl;
 using nlohmann::json;
@@ -17,7 +18,7 @@ namespace {
 std::vector<std::string> ids(const std::vector<Setting>& settings) {
   AnalysisConfig c = config_from_settings(settings);
   c.lang = Lang::En;
-  const json j = analyze(c);
+  const json j = analyzed(c);
   std::vector<std::string> out;
   for (const json& o : j.at("observations")) {
     CHECK(!o.at("text").get<std::string>().empty());
@@ -113,7 +114,7 @@ TEST_CASE("attention written as PyTorch code does, or as one SDPA call: the clai
       AnalysisConfig c = config_from_settings({{"demo", "2"}, {"attention", form}});
       c.lang = Lang::En;
       std::vector<std::string> out;
-      const json j = analyze(c);
+      const json j = analyzed(c);
       for (const json& p : j.at("partitions")) out.push_back(p.at("name").get<std::string>());
       return out;
     };
@@ -139,7 +140,7 @@ TEST_CASE("the small layer's kernels and the ablation name their claims") {
 TEST_CASE("an observation's id does not depend on the language") {
   AnalysisConfig zh = AnalysisConfig::for_demo(3), en = zh;
   en.lang = Lang::En;
-  const json a = analyze(zh)["observations"], b = analyze(en)["observations"];
+  const json a = analyzed(zh)["observations"], b = analyzed(en)["observations"];
   REQUIRE(a.size() == b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     CHECK(a[i]["id"] == b[i]["id"]);
@@ -159,7 +160,7 @@ TEST_CASE("sentences group numbers of five digits or more, in both languages") {
     for (Lang lang : {Lang::En, Lang::Zh}) {
       AnalysisConfig c = config_from_settings(settings);
       c.lang = lang;
-      const json j = analyze(c);
+      const json j = analyzed(c);
       std::vector<std::string> sentences{j.at("title").get<std::string>()};
       for (const json& o : j.at("observations")) sentences.push_back(o.at("text").get<std::string>());
       if (j.contains("memory")) sentences.push_back(j["memory"].at("text").get<std::string>());
@@ -176,7 +177,7 @@ TEST_CASE("the score matrix counts one head as one head") {
     for (const char* heads : {"1", "32"}) {
       AnalysisConfig c = config_from_settings({{"demo", "2"}, {"heads", heads}, {"kv_heads", "1"}, {"attention", attention}});
       c.lang = Lang::En;
-      const std::string text = analyze(c).at("observations").dump();
+      const std::string text = analyzed(c).at("observations").dump();
       INFO(attention << " " << heads << ": " << text);
       CHECK(text.find(std::string(heads) == "1" ? "(one head × 2048 × 2048" : "(32 heads × 2048 × 2048") != std::string::npos);
       CHECK(text.find("1 heads") == std::string::npos);

@@ -8,6 +8,7 @@
 #include "core/analysis.h"
 #include "core/model.h"
 #include "core/partitions.h"
+#include "json_helpers.h"
 
 using namespace fl;
 
@@ -71,16 +72,16 @@ TEST_CASE("decode bytes grow with the KV length by exactly the cache read") {
 
 TEST_CASE("the roofline follows the hardware") {
   AnalysisConfig c = AnalysisConfig::for_demo(3);
-  nlohmann::json base = analyze(c);
+  nlohmann::json base = analyzed(c);
   c.hw.bandwidth *= 2;
-  nlohmann::json fast = analyze(c);
+  nlohmann::json fast = analyzed(c);
   for (size_t i = 0; i < 4; ++i) {  // decode is memory-bound: twice the bandwidth, half the time
     CHECK(fast["partitions"][i]["t"].get<double>() == Approx(base["partitions"][i]["t"].get<double>() / 2).epsilon(0.02));
     CHECK(fast["partitions"][i]["overhead"] == base["partitions"][i]["overhead"]);
   }
   c = AnalysisConfig::for_demo(2);
   c.hw.launch = 0;
-  nlohmann::json no_launch = analyze(c);
+  nlohmann::json no_launch = analyzed(c);
   for (const auto& p : no_launch["partitions"]) CHECK(p["t_total"] == p["t"]);
 }
 
@@ -91,7 +92,7 @@ TEST_CASE("the largest configurations either compute without overflow or are ref
   c.tokens = Limits::kMaxTokens;
   c.batch = Limits::kMaxBatch;
   // One layer at every limit: finite, positive (UBSan watches the integer arithmetic).
-  nlohmann::json j = analyze(c);
+  nlohmann::json j = analyzed(c);
   for (const auto& p : j["partitions"]) {
     CHECK(p["bytes"].get<int64_t>() > 0);
     CHECK(std::isfinite(p["t_total"].get<double>()));
@@ -100,7 +101,7 @@ TEST_CASE("the largest configurations either compute without overflow or are ref
   c.whole_model = true;
   c.layers = Limits::kMaxLayers;
   try {
-    analyze(c);
+    analyzed(c);
     FAIL("expected the workload to be refused");
   } catch (const ConfigError& e) {
     CHECK(e.field == "tokens");
@@ -109,6 +110,6 @@ TEST_CASE("the largest configurations either compute without overflow or are ref
   c = AnalysisConfig::for_demo(3);
   c.kv_len = Limits::kMaxKvLen;
   c.batch = Limits::kMaxBatch;
-  nlohmann::json d = analyze(c);
+  nlohmann::json d = analyzed(c);
   CHECK(d["partitions"][0]["bytes"].get<int64_t>() > d["kv_cache_bytes"].get<int64_t>());
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/analysis.h"
+#include "json_helpers.h"
 
 using namespace fl;
 using nlohmann::json;
@@ -11,7 +12,7 @@ namespace {
 json demo(int n) {
   AnalysisConfig c = AnalysisConfig::for_demo(n);
   c.lang = Lang::En;
-  return analyze(c);
+  return analyzed(c);
 }
 const json& part(const json& d, const char* id) {
   for (const json& p : d["partitions"])
@@ -114,7 +115,7 @@ TEST_CASE("demo 4: the paper's Table 4, exactly, with its source") {
 TEST_CASE("both languages give the same numbers") {
   AnalysisConfig zh = AnalysisConfig::for_demo(2), en = zh;
   en.lang = Lang::En;
-  json a = analyze(zh), b = analyze(en);
+  json a = analyzed(zh), b = analyzed(en);
   for (size_t i = 0; i < 4; ++i) CHECK(a["partitions"][i]["bytes"] == b["partitions"][i]["bytes"]);
   CHECK(a["observations"][0] != b["observations"][0]);
 }

@@ -3,6 +3,7 @@
 
 #include "core/settings.h"
 #include "core/sweep.h"
+#include "json_helpers.h"
 
 using namespace fl;
 
@@ -37,14 +38,14 @@ TEST_CASE("a prefill sweep over T: 64 points from 1, bytes never falling, each p
   for (size_t i : {size_t{0}, size_t{40}, size_t{63}}) {
     const SweepPoint& point = s.points[i];
     const nlohmann::json one =
-        analyze(config_from_settings({{"demo", "2"}, {"tokens", std::to_string(point.value)}}))["partitions"];
+        analyzed(config_from_settings({{"demo", "2"}, {"tokens", std::to_string(point.value)}}))["partitions"];
     for (size_t p = 0; p < 4; ++p) {
       CHECK(one[p]["bytes"] == point.partitions[p].bytes);
       CHECK(one[p]["kernels"] == point.partitions[p].kernels);
       CHECK(one[p]["t_total"].get<double>() == point.partitions[p].t_total);
     }
   }
-  const nlohmann::json j = sweep_json(s);
+  const nlohmann::json j = parsed(s);
   CHECK(j["sweep"]["key"] == "tokens");
   CHECK(j["sweep"]["points"][5]["tokens"] == s.points[5].value);
   CHECK(j["sweep"]["points"][5]["partitions"][3]["id"] == "fused_flash");
@@ -69,11 +70,11 @@ TEST_CASE("under a compiler the sweep adds its kernels as a fifth line, each poi
     INFO(compiler);
     REQUIRE(s.partitions.size() == 5);
     CHECK(s.partitions.back() == *compiler_partition(decode.compiler));
-    const nlohmann::json j = sweep_json(s);
+    const nlohmann::json j = parsed(s);
     for (size_t i = 0; i < s.points.size(); ++i) {
       const SweepPoint& point = s.points[i];
       REQUIRE(point.partitions.size() == 5);
-      const nlohmann::json one = analyze(config_from_settings(
+      const nlohmann::json one = analyzed(config_from_settings(
           {{"demo", "3"}, {"compiler", compiler}, {"kv_len", std::to_string(point.value)}}))["partitions"];
       REQUIRE(one.size() == 5);
       CHECK(one[4]["id"] == j["sweep"]["points"][i]["partitions"][4]["id"]);

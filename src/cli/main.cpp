@@ -28,8 +28,6 @@ namespace fl::cli {
 
 namespace {
 
-using nlohmann::json;
-
 std::string T(Text id, Lang l) { return std::string(tr(id, l)); }
 std::string bytes(int64_t v) { return fmt_bytes(static_cast<double>(v)); }
 
@@ -87,15 +85,7 @@ std::string render(const AblationReport& r, Lang l) {
 // One demo as its typed report, written as JSON (what analyze() returns) or as tables.
 template <class Report>
 std::string write(const Report& r, const Options& o) {
-  return o.json ? to_json(r).dump() + "\n" : render(r, o.lang);
-}
-
-std::string write(const KernelsReport& r, const Options& o) {
-  if (!o.json) return render(r, o.lang);
-  std::string out;
-  append_json(out, r);
-  out += '\n';  // in place: a whole model's text is megabytes
-  return out;
+  return o.json ? json_text(r) + "\n" : render(r, o.lang);
 }
 
 std::string run_demo(const AnalysisConfig& c, const Options& o) {
@@ -148,7 +138,7 @@ int print_sweep(const Options& o) {
     throw UsageError("--sweep: " + e.message(Lang::En));
   }
   if (o.json) {
-    std::cout << sweep_json(s).dump() << "\n";
+    std::cout << json_text(s) << "\n";
     return 0;
   }
   std::vector<std::string> columns{std::string(sweep_key_name(s.key))};
@@ -205,7 +195,7 @@ int print_validation(const Options& o) {
   }
   const ProfileValidation v = validate_profile(profile);
   if (o.json) {
-    std::cout << to_json(profile, v).dump() << "\n";
+    std::cout << json_text(ValidatedProfile{profile, v}) << "\n";
     return 0;
   }
   std::cout << render(profile, v, o.lang);
@@ -216,7 +206,7 @@ int print_validation(const Options& o) {
 int print_reality(const Options& o) {
   const RealityReport r = reality_report(o.lang);
   if (o.json) {
-    std::cout << to_json(r).dump() << "\n";
+    std::cout << json_text(r) << "\n";
     return 0;
   }
   for (const RealityProfile& p : r.profiles)
@@ -233,7 +223,7 @@ int print_lineup(const Options& o) {
     throw UsageError("--lineup: needs --demo 2 (prefill) or --demo 3 (decode)");
   const LineupReport r = lineup_report(o.config_for(o.demos.front()));
   if (o.json) {
-    std::cout << to_json(r).dump() << "\n";
+    std::cout << json_text(r) << "\n";
     return 0;
   }
   std::vector<std::string> head{T(Text::ColPartition, o.lang), T(Text::ColKernels, o.lang), T(Text::ColHbm, o.lang),
@@ -277,7 +267,7 @@ int print_run(const CompilerComparison& c, const Options& o) {
     throw UsageError("--run: no modelled run '" + o.run + "' (one of: " + ids + ")");
   }
   if (o.json) {
-    std::cout << to_json(*r).dump() << "\n";
+    std::cout << json_text(*r) << "\n";
     return 0;
   }
   const Lang l = o.lang;
@@ -304,7 +294,7 @@ int print_comparison(const Options& o) {
   const CompilerComparison c = compare_with_measured();
   if (!o.run.empty()) return print_run(c, o);
   if (o.json) {
-    std::cout << to_json(c).dump() << "\n";
+    std::cout << json_text(c) << "\n";
     return 0;
   }
   const Lang l = o.lang;
@@ -352,14 +342,7 @@ int print_comparison(const Options& o) {
 int print_rules(const Options& o) {
   using namespace fusion;
   if (o.json) {
-    json rules = json::array();
-    for (const MergeRule& r : merge_rules()) {
-      json row = {{"producer", kernel_kind_name(r.producer)}, {"consumer", consumer_kind_name(r.consumer)}, {"allowed", r.allowed}};
-      if (r.allowed) row["space"] = space_match_name(r.space), row["needs"] = merge_switch_name(r.needs);
-      else row["refused"] = boundary_name(r.refused);
-      rules.push_back(row);
-    }
-    std::cout << json{{"rules", rules}}.dump() << "\n";
+    std::cout << merge_rules_json() << "\n";
     return 0;
   }
   std::vector<std::vector<std::string>> rows;
@@ -398,7 +381,7 @@ int run(const std::vector<std::string>& args) {
     const AnalysisConfig c = o.config_for(2);
     const OurAblationReport r = our_ablation_report(c);
     if (o.json) {
-      std::cout << to_json(r).dump() << "\n";
+      std::cout << json_text(r) << "\n";
     } else {
       std::cout << render_header(r.title) << our_ablation_table(r, o.lang) << "\n";
       if (!r.measured_source.empty()) {

@@ -84,13 +84,13 @@ void validate(const AnalysisConfig& c) {
     throw ConfigError("tokens", Text::ErrTooLarge, {fmt_bytes(per_layer * layers * 4), fmt_bytes(kMaxTrafficBytes)});
 }
 
-nlohmann::json analyze(const AnalysisConfig& c) {
+std::string analyze(const AnalysisConfig& c) {
   validate(c);
   switch (c.demo) {
-    case 1: return to_json(kernels_report(c));
-    case 2: return to_json(prefill_report(c));
-    case 3: return to_json(decode_report(c));
-    default: return to_json(ablation_report(c));
+    case 1: return json_text(kernels_report(c));
+    case 2: return json_text(prefill_report(c));
+    case 3: return json_text(decode_report(c));
+    default: return json_text(ablation_report(c));
   }
 }
 

@@ -2,7 +2,6 @@
 // web page and the tests all use, so every view shows the same numbers.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/compilers.h"
@@ -59,7 +58,7 @@ struct AnalysisConfig {
 // Every check of a configuration; throws ConfigError naming the field.
 void validate(const AnalysisConfig& cfg);
 
-// Returns the object `fusionlab --demo N --json` prints. Throws ConfigError
+// Returns the JSON text `fusionlab --demo N --json` prints (without its newline). Throws ConfigError
 // (naming the field) when the configuration is invalid.
 //
 // demo 1: {demo, title, config, kernels: [{index, kind, label, nodes, node_list, reads, writes,
@@ -70,6 +69,6 @@ void validate(const AnalysisConfig& cfg);
 //          (demo 2), observations}
 // demo 4: {demo, title, source, columns, rows: [{setting, inference, training}], observations}
 // observations: [{id, text}]: the id names the claim (stable), the text says it with the numbers.
-nlohmann::json analyze(const AnalysisConfig& cfg);
+std::string analyze(const AnalysisConfig& cfg);
 
 }  // namespace fl

@@ -1,34 +1,43 @@
-// The one serializer of the typed reports: `fusionlab --json` and the page's
-// JS API print what these return; nothing else writes or parses them.
+// The one serializer of the typed reports: `fusionlab --json`, the page's JS
+// API and its exports print what these write (json_text(report), json_writer.h);
+// nothing else writes or parses them.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
+#include "core/json_writer.h"
 #include "core/lineup.h"
 #include "core/measured/comparison.h"
 #include "core/measured/op_profile.h"
 #include "core/measured/reality.h"
 #include "core/report.h"
+#include "core/sweep.h"
 
 namespace fl {
 
-nlohmann::json to_json(const AnalysisConfig& c);  // the "config" object of every demo
-nlohmann::json to_json(const KernelReport& k);
-nlohmann::json to_json(const PartitionReport& p);
-nlohmann::json to_json(const MemoryReport& m);
-nlohmann::json to_json(const std::vector<Observation>& observations);
-nlohmann::json to_json(const PhaseReport& r);
-nlohmann::json to_json(const KernelsReport& r);
-// to_json(r).dump(), appended to `out` without building it whole: the
-// stages, most of a whole model's output (a DOM ten times its text), one at a
-// time.
-void append_json(std::string& out, const KernelsReport& r);
-nlohmann::json to_json(const OurAblationReport& r);
-nlohmann::json to_json(const AblationReport& r);
-nlohmann::json to_json(const RunComparison& r);       // --compare-compilers --run
-nlohmann::json to_json(const CompilerComparison& c);  // --compare-compilers
-nlohmann::json to_json(const OpProfile& p, const ProfileValidation& v);  // --validate
-nlohmann::json to_json(const RealityReport& r);                           // --reality
-nlohmann::json to_json(const LineupReport& r);                            // --lineup
+void write_json(JsonWriter& w, const AnalysisConfig& c);  // the "config" object of every demo
+void write_json(JsonWriter& w, const KernelReport& k);
+void write_json(JsonWriter& w, const PartitionReport& p);
+void write_json(JsonWriter& w, const MemoryReport& m);
+void write_json(JsonWriter& w, const Observation& o);
+void write_json(JsonWriter& w, const PhaseReport& r);
+void write_json(JsonWriter& w, const KernelsReport& r);
+void write_json(JsonWriter& w, const OurAblationReport& r);
+void write_json(JsonWriter& w, const AblationReport& r);
+void write_json(JsonWriter& w, const RunComparison& r);       // --compare-compilers --run
+void write_json(JsonWriter& w, const CompilerComparison& c);  // --compare-compilers
+void write_json(JsonWriter& w, const RealityReport& r);       // --reality
+void write_json(JsonWriter& w, const LineupReport& r);        // --lineup
+// {"sweep": {"crossings": [{id, partition, rising, value}], "key", "phase", "points": [{<key>: v,
+// "partitions": [{bytes, flops, id, kernels, overhead, t, t_total}]}]}}: `fusionlab --sweep --json`
+// (crossings: core/crossings.h).
+void write_json(JsonWriter& w, const Sweep& s);
+// {"rules": [{allowed, consumer, needs | refused, producer, space}]}: `fusionlab --rules --json`.
+std::string merge_rules_json();
+
+// --validate: a measured profile and how the cost models fare against it.
+struct ValidatedProfile {
+  const OpProfile& profile;
+  const ProfileValidation& validation;
+};
+void write_json(JsonWriter& w, const ValidatedProfile& p);
 
 }  // namespace fl

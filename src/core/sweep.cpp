@@ -99,25 +99,4 @@ Sweep sweep(const AnalysisConfig& c, const SweepRequest& r) {
   return out;
 }
 
-nlohmann::json sweep_json(const Sweep& s) {
-  const std::string key(sweep_key_name(s.key));
-  nlohmann::json points = nlohmann::json::array();
-  for (const SweepPoint& p : s.points) {
-    nlohmann::json parts = nlohmann::json::array();
-    for (size_t i = 0; i < p.partitions.size(); ++i) {
-      const GraphCost& g = p.partitions[i];
-      parts.push_back({{"id", partition_key(s.partitions[i])}, {"kernels", g.kernels}, {"bytes", g.bytes},
-                       {"flops", g.flops}, {"t", g.t}, {"overhead", g.overhead}, {"t_total", g.t_total}});
-    }
-    points.push_back({{key, p.value}, {"partitions", std::move(parts)}});
-  }
-  nlohmann::json found = nlohmann::json::array();
-  for (const Crossing& c : crossings(s))
-    found.push_back({{"id", crossing_key(c.kind)}, {"partition", partition_key(c.partition)}, {"value", c.value},
-                     {"rising", c.rising}});
-  return {{"sweep",
-           {{"key", key}, {"phase", s.decode ? "decode" : "prefill"}, {"points", std::move(points)},
-            {"crossings", std::move(found)}}}};
-}
-
 }  // namespace fl

@@ -71,9 +71,4 @@ class PhaseCompiler;
 std::vector<int64_t> sweep_values(const AnalysisConfig& c, const SweepRequest& request);
 SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value, PhaseCompiler& compiler);
 
-// {"sweep": {"key", "phase", "points": [{<key>: v, "partitions": [{id, kernels, bytes, flops, t, overhead,
-// t_total}]}], "crossings": [{id, partition, value, rising}]}}: what `fusionlab --sweep --json` prints
-// (crossings: core/crossings.h).
-nlohmann::json sweep_json(const Sweep& s);
-
 }  // namespace fl

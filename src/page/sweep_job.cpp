@@ -52,7 +52,6 @@ void SweepJob::Advance(const AnalysisConfig& c, SweepKey key, double budget_ms, 
     ++shown_count_;
     building_ = empty_sweep(c, key);
     crossings_ = crossings(shown_);
-    json_ = sweep_json(shown_);
     values_.clear();
     next_ = 0;
   }

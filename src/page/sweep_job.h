@@ -3,7 +3,6 @@
 // the last complete sweep stays on screen until the new one is done.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,7 +28,6 @@ class SweepJob {
   const Sweep& Shown() const { return shown_; }
   int ShownCount() const { return shown_count_; }  // sweeps completed so far: tells a new one from the last
   const std::vector<Crossing>& ShownCrossings() const { return crossings_; }
-  const nlohmann::json& ShownJson() const { return json_; }
   const std::optional<ConfigError>& Error() const { return error_; }  // why the sweep was refused
 
  private:
@@ -40,7 +38,6 @@ class SweepJob {
   Sweep building_, shown_;
   int shown_count_ = 0;
   std::vector<Crossing> crossings_;
-  nlohmann::json json_;
   std::optional<ConfigError> error_;
 };
 

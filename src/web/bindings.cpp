@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "core/report_json.h"
 #include "core/sweep.h"
 #include "web/page_context.h"
 
@@ -25,6 +26,9 @@ std::string error_reply(const std::string& message, const std::string& field = "
   return reply.dump();
 }
 
+// {"result": <text>}, for a result already written as JSON text.
+std::string result_reply(const std::string& text) { return "{\"result\":" + text + "}"; }
+
 json parse_object(const std::string& text) {
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) throw std::invalid_argument("expected a JSON object");
@@ -34,7 +38,7 @@ json parse_object(const std::string& text) {
 // analyze(config) -> the object fl::analyze returns for config.demo (2 if none).
 std::string analyze_json(const std::string& config_text) {
   try {
-    return json{{"result", analyze(config_from_settings(JsonPairs(parse_object(config_text)), 2))}}.dump();
+    return result_reply(analyze(config_from_settings(JsonPairs(parse_object(config_text)), 2)));
   } catch (const ConfigError& e) {
     return error_reply(e.what(), ErrorOf(e, Lang::En).field);
   } catch (const std::exception& e) {
@@ -62,7 +66,7 @@ std::string sweep_json_call(const std::string& text) {
   }
   for (const char* field : {"sweep", "points", "from", "to"}) j.erase(field);
   try {
-    return json{{"result", sweep_json(sweep(config_from_settings(JsonPairs(j), 2), request))}}.dump();
+    return result_reply(json_text(sweep(config_from_settings(JsonPairs(j), 2), request)));
   } catch (const ConfigError& e) {
     return error_reply(e.what(), ErrorOf(e, Lang::En).field);
   }

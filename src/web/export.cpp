@@ -18,8 +18,6 @@ namespace fl::web {
 
 namespace {
 
-using nlohmann::json;
-
 EM_JS(void, js_save_text, (const char* name, const char* mime, const char* text, int length), {
   const bytes = HEAPU8.slice(text, text + length);
   window.fusionlab.saveBlob(UTF8ToString(name), new Blob([bytes], {type: UTF8ToString(mime)}));
@@ -142,7 +140,7 @@ void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, cons
   };
   if (csv && button(Ui::ExportCsv, "csv")) SaveText(base_name + ".csv", "text/csv", csv());
   if (figure && button(Ui::ExportPng, "png")) RequestFigurePng(base_name + ".png", figure);
-  if (button(Ui::ExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis().dump(2));
+  if (button(Ui::ExportJson, "json")) SaveText(base_name + ".json", "application/json", analysis());
   if (button(Ui::CopyLink, "link")) CopyLink(lang);
   if (button(Ui::Embed, "embed")) CopyEmbed(lang);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tx(Ui::EmbedTip, lang));

@@ -2,13 +2,13 @@
 // included), the analysis as JSON, the page's link on the clipboard.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/i18n.h"
+#include "core/report_json.h"
 
 namespace fl::web {
 
@@ -51,8 +51,14 @@ using CsvMaker = std::function<std::string()>;
 void HideExportButtons(bool hidden);
 // The line above every exported PNG: what it shows (caption.h's ViewCaption).
 void SetFigureTitle(std::string title);
-// The analysis as JSON, made only when asked for.
-using JsonMaker = std::function<nlohmann::json()>;
+// The analysis as JSON text, made only when asked for.
+using JsonMaker = std::function<std::string()>;
+// The report as an exported file writes it (indented), made when asked for;
+// `report` must outlive the call it is passed to.
+template <class Report>
+JsonMaker JsonOf(const Report& report) {
+  return [&report] { return json_text(report, 2); };
+}
 
 void DrawExportRow(const char* id, const CsvMaker& csv, const char* figure, const JsonMaker& analysis,
                    const std::string& base_name, Lang lang);

@@ -127,7 +127,7 @@ void DrawAblationPanel(State& state) {
   const AblationReport& r = state.results.ablation;
   const Lang lang = state.settings.lang;
   ImGui::TextWrapped("%s", r.title.c_str());
-  DrawExportRow("ablation_export", [&] { return ablation_csv(r); }, "ablation.figure", [&] { return to_json(r); }, "fusionlab-ablation", lang);
+  DrawExportRow("ablation_export", [&] { return ablation_csv(r); }, "ablation.figure", JsonOf(r), "fusionlab-ablation", lang);
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2;

@@ -155,7 +155,7 @@ void DrawCompilersPanel(State& state) {
     return;
   }
   DrawViewHeader(r->title, r->config, lang);
-  DrawExportRow("lineup_export", [r] { return lineup_csv(*r); }, nullptr, [r] { return to_json(*r); },
+  DrawExportRow("lineup_export", [r] { return lineup_csv(*r); }, nullptr, JsonOf(*r),
                 r->demo == 3 ? "fusionlab-compilers-decode" : "fusionlab-compilers-prefill", lang);
   if (!embedded) {
     draw_totals(*r, lang);

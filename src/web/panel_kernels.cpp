@@ -102,7 +102,7 @@ void DrawKernelsPanel(State& state) {
 
   DrawViewHeader(r.title, r.config, lang);
   ImGui::TextWrapped("%s", r.summary.c_str());
-  DrawExportRow("kernels_export", [&] { return kernels_csv(r); }, nullptr, [&] { return to_json(r); }, "fusionlab-kernels", lang);
+  DrawExportRow("kernels_export", [&] { return kernels_csv(r); }, nullptr, JsonOf(r), "fusionlab-kernels", lang);
   const int before = selected;
   draw_kernel_table(r, selected, lang);
   if (selected < 0) TextMuted(Tx(Ui::SelectKernel, lang));

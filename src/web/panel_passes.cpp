@@ -123,7 +123,7 @@ void DrawPassesPanel(State& state) {
                                                       count(st.nodes.size())})
                              .c_str());
   ImGui::SameLine();
-  DrawExportRow("passes_export", [&] { return csv_of(st, e.stage == kFusedStage); }, "graph", [&] { return to_json(r); },
+  DrawExportRow("passes_export", [&] { return csv_of(st, e.stage == kFusedStage); }, "graph", JsonOf(r),
                 std::string("fusionlab-graph-") + kStageKeys[e.stage], lang);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -203,7 +203,7 @@ void DrawPhasePanel(State& state) {
   };
   if (!EmbedLayout() || !memory_fit.fits) memory();
   if (!EmbedLayout()) TextMuted(Tx(Ui::ChartHint, lang));
-  DrawExportRow("phase_export", [&] { return partitions_csv(r); }, "phase.figure", [&] { return to_json(r); }, decode ? "fusionlab-decode" : "fusionlab-prefill",
+  DrawExportRow("phase_export", [&] { return partitions_csv(r); }, "phase.figure", JsonOf(r), decode ? "fusionlab-decode" : "fusionlab-prefill",
                 lang);
 
   const PartitionReport& p = r.partitions[static_cast<size_t>(chosen)];

@@ -214,7 +214,7 @@ void DrawRealityPanel(State& state) {
   const RealityProfile& p = r.profiles[RealityProfileIndex(e)];
   const Series s = series_of(p, RealityOp(e));
   if (s.rows.empty()) return;
-  DrawExportRow("reality_export", [&] { return series_csv(p, s); }, "reality.figure", [&] { return to_json(r); },
+  DrawExportRow("reality_export", [&] { return series_csv(p, s); }, "reality.figure", JsonOf(r),
                 "fusionlab-reality", lang);
 
   // Two charts share what is left above the legend and the findings (in an embed: behind "More").

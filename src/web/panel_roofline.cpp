@@ -93,7 +93,7 @@ void DrawRooflinePanel(State& state) {
   const RooflineArrows& arrows =
       e.arrows ? ArrowsFor(state, ExplainDecode(state.settings, state.explain), state.settings.partition) : kNoArrows;
 
-  DrawExportRow("roofline_export", [&] { return PartitionCsv(p); }, "roofline.figure", [&] { return to_json(ph); }, "fusionlab-roofline", lang);
+  DrawExportRow("roofline_export", [&] { return PartitionCsv(p); }, "roofline.figure", JsonOf(ph), "fusionlab-roofline", lang);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = ImGui::GetTextLineHeight();
   // Under the chart: the roofs' line, the legend and, with arrows, their note (two lines).

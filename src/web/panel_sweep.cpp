@@ -238,7 +238,7 @@ void DrawSweepPanel(State& state) {
   const Sweep& s = job.Shown();
   const bool bytes = state.explain.sweep_bytes;
   const size_t chosen = static_cast<size_t>(std::clamp(state.settings.partition, 0, static_cast<int>(s.partitions.size()) - 1));
-  DrawExportRow("sweep_export", [&s] { return sweep_csv(s); }, "sweep.figure", [&job] { return job.ShownJson(); }, "fusionlab-sweep", lang);
+  DrawExportRow("sweep_export", [&s] { return sweep_csv(s); }, "sweep.figure", JsonOf(job.Shown()), "fusionlab-sweep", lang);
 
   // What changes along the sweep for the chosen partition, in words under the chart.
   std::vector<std::string> sentences;

@@ -63,7 +63,7 @@ void DrawTimelinePanel(State& state) {
   RecordShown("timeline_launches", e.megakernel ? 1 : static_cast<double>(p.kernels.size()));
   TextMuted(tr(Ui::TimelineModes, lang, {fmt_time(total_time(p, hw.launch, false)), fmt_time(total_time(p, hw.graph_launch, false)),
                                             fmt_time(total_time(p, e.graphs ? hw.graph_launch : hw.launch, true))}));
-  DrawExportRow("timeline_export", [&] { return PartitionCsv(p); }, "timeline", [&] { return to_json(ph); }, "fusionlab-timeline", lang);
+  DrawExportRow("timeline_export", [&] { return PartitionCsv(p); }, "timeline", JsonOf(ph), "fusionlab-timeline", lang);
 
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 avail = ImGui::GetContentRegionAvail();

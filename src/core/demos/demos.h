@@ -1,7 +1,6 @@
 // The demos behind analyze(), one per file, and what they share.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/analysis.h"
@@ -9,8 +8,6 @@
 #include "core/report.h"
 
 namespace fl::demos {
-
-using nlohmann::json;
 
 // Shared pieces.
 std::string model_name(const AnalysisConfig& c, Lang lang);     // "Llama-3.1-8B" or "custom model (d, H, G, dh, f)"

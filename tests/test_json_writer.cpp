@@ -1,0 +1,76 @@
+// The streaming writer against nlohmann::json's dump(): the reports' text must
+// not move when they stop building a document tree.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "core/json_writer.h"
+
+using namespace fl;
+
+namespace {
+
+// The same values written both ways, in sorted key order.
+void write_sample(JsonWriter& w) {
+  w.object([&] {
+    w.key("array");
+    w.array([&] {
+      for (double d : {0.0, -0.0, 1.0, 0.1, 1e-7, 123456789012345680.0, 1e21, 2.5e-300, -3.75, 1.0 / 3.0}) w.value(d);
+    });
+    w.field("bool", true);
+    w.key("empty_array");
+    w.array([] {});
+    w.key("empty_object");
+    w.object([] {});
+    w.field("int", int64_t{-9007199254740993});
+    w.field("nan", std::nan(""));
+    w.key("nested");
+    w.object([&] {
+      w.field("list", std::vector<int>{1, 2, 3});
+      w.field("some", std::optional<double>(0.5));
+    });
+    w.field("none", std::optional<double>{});
+    w.field("null", nullptr);
+    w.field("text", "quote \" backslash \\ tab \t newline \n bell \x07 del \x7f 中文 ✓");
+    w.field("unsigned", std::numeric_limits<uint64_t>::max());
+  });
+}
+
+nlohmann::json sample_tree() {
+  return {{"array", {0.0, -0.0, 1.0, 0.1, 1e-7, 123456789012345680.0, 1e21, 2.5e-300, -3.75, 1.0 / 3.0}},
+          {"bool", true},
+          {"empty_array", nlohmann::json::array()},
+          {"empty_object", nlohmann::json::object()},
+          {"int", int64_t{-9007199254740993}},
+          {"nan", std::nan("")},
+          {"none", nullptr},
+          {"nested", {{"list", {1, 2, 3}}, {"some", 0.5}}},
+          {"null", nullptr},
+          {"text", "quote \" backslash \\ tab \t newline \n bell \x07 del \x7f 中文 ✓"},
+          {"unsigned", std::numeric_limits<uint64_t>::max()}};
+}
+
+}  // namespace
+
+TEST_CASE("JsonWriter writes what dump() writes, compact and indented") {
+  for (int indent : {-1, 2, 4}) {
+    std::string text;
+    JsonWriter w(text, indent);
+    write_sample(w);
+    CHECK(text == sample_tree().dump(indent));
+  }
+}
+
+TEST_CASE("JsonWriter refuses keys out of order and keys in an array") {
+  std::string text;
+  JsonWriter w(text);
+  w.begin_object();
+  w.field("b", 1);
+  CHECK_THROWS_AS(w.key("a"), std::logic_error);
+  CHECK_THROWS_AS(w.key("b"), std::logic_error);  // twice
+  w.key("c");
+  w.begin_array();
+  CHECK_THROWS_AS(w.key("d"), std::logic_error);
+}
