@@ -127,7 +127,7 @@ TEST_CASE("a fusion decision that depends on a size is guarded: where the guard 
   g.set_outputs({a.id(), b.id()});
 
   const FusionPlan plan = plan_fusion(g, {}, {{"T", 16}, {"S", 4}});
-  CHECK(!plan.grouping.guards.empty());
+  CHECK(!plan.guards.empty());
   for (int64_t t : {1, 16, 100})
     for (int64_t s : {1, 2, 4, 64}) {
       const Binding bind{{"T", t}, {"S", s}};

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/compiled.h"
+#include "core/fusion/repeated.h"
 #include "core/model.h"
 #include "core/partitions.h"
 #include "core/regional.h"
@@ -70,4 +71,48 @@ TEST_CASE("repeat_layers gives back two and three layers as they are, and nothin
   c.model.f *= 2;
   const PartitionGraphs wider = whole_trace(c, false);
   CHECK_FALSE(repeat_layers(*two[2], *wider[2], 5).has_value());
+}
+
+TEST_CASE("a whole model's fusion planned on its repeated layer is the plan of the whole graph", "[regional]") {
+  for (const char* model : {"small", "llama-3.2-1b", "llama-3.1-8b", "qwen2.5-7b"}) {
+    for (bool decode : {false, true}) {
+      AnalysisConfig c = AnalysisConfig::for_demo(decode ? 3 : 2);
+      REQUIRE(c.use_model(model));
+      c.whole_model = true;
+      c.layers = 2;
+      const PartitionGraphs two = whole_trace(c, decode);
+      c.layers = 3;
+      const PartitionGraphs three = whole_trace(c, decode);
+      for (size_t i = 0; i < two.size(); ++i) {
+        const std::optional<LayerRepeat> repeat = LayerRepeat::read(*two[i], *three[i]);
+        REQUIRE(repeat.has_value());
+        // Each partition's own rules, and fusion off (what prefill's observations ask of the last).
+        for (PartitionId rules : {kAllPartitions[i], PartitionId::Eager}) {
+          const FuseOptions opt = partition_fuse_options(rules);
+          for (int64_t layers : {4, 5, 9}) {
+            INFO(model << ", " << layers << " layers, " << (decode ? "decode" : "prefill") << ", partition "
+                       << partition_key(kAllPartitions[i]) << ", rules of " << partition_key(rules));
+            const std::optional<FusionPlan> stamped = plan_repeated_fusion(*repeat, layers, opt, c.binding());
+            REQUIRE(stamped.has_value());
+            const FusionPlan whole = plan_fusion(repeat->graph(layers), opt, c.binding());
+            CHECK(stamped->layout.kernels.size() == whole.layout.kernels.size());
+            CHECK(*stamped == whole);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("fusion is not stamped for fewer than four layers", "[regional]") {
+  AnalysisConfig c = AnalysisConfig::for_demo(2);
+  REQUIRE(c.use_model("small"));
+  c.whole_model = true;
+  c.layers = 2;
+  const PartitionGraphs two = whole_trace(c, false);
+  c.layers = 3;
+  const PartitionGraphs three = whole_trace(c, false);
+  const std::optional<LayerRepeat> repeat = LayerRepeat::read(*two[2], *three[2]);
+  REQUIRE(repeat.has_value());
+  CHECK_FALSE(plan_repeated_fusion(*repeat, 3, FuseOptions{}, c.binding()).has_value());
 }

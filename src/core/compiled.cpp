@@ -1,6 +1,7 @@
 #include "core/compiled.h"
 
 #include "core/model.h"
+#include "core/fusion/repeated.h"
 #include "core/regional.h"
 
 namespace fl {
@@ -17,7 +18,7 @@ TraceOptions symbolic_options(const AnalysisConfig& c) {
 
 }  // namespace
 
-PartitionGraphs compile_graphs(const LayerCfg& model, bool decode, const TraceOptions& options) {
+PhaseGraphs compile_graphs(const LayerCfg& model, bool decode, const TraceOptions& options) {
   auto optimized = [&](int64_t layers) {
     TraceOptions o = options;
     o.layers = layers;
@@ -25,15 +26,16 @@ PartitionGraphs compile_graphs(const LayerCfg& model, bool decode, const TraceOp
   };
   if (options.layers >= 4 && options.layers <= Limits::kMaxLayers) {
     const PartitionGraphs two = optimized(2), three = optimized(3);
-    PartitionGraphs whole;
-    for (size_t i = 0; i < whole.size(); ++i) {
-      std::optional<Graph> g = repeat_layers(*two[i], *three[i], options.layers);
-      if (!g) return optimized(options.layers);
-      whole[i] = std::make_shared<const Graph>(std::move(*g));
+    PhaseGraphs whole;
+    for (size_t i = 0; i < whole.graphs.size(); ++i) {
+      std::optional<LayerRepeat> repeat = LayerRepeat::read(*two[i], *three[i]);
+      if (!repeat) return {optimized(options.layers), {}};
+      whole.graphs[i] = std::make_shared<const Graph>(repeat->graph(options.layers));
+      whole.repeats[i] = std::move(repeat);
     }
     return whole;
   }
-  return optimized(options.layers);
+  return {optimized(options.layers), {}};
 }
 
 bool CompiledPhase::compiled_for(const AnalysisConfig& c, bool decode_phase) const {
@@ -42,11 +44,17 @@ bool CompiledPhase::compiled_for(const AnalysisConfig& c, bool decode_phase) con
 
 CompiledPhase compile_phase(const AnalysisConfig& c, bool decode) {
   const TraceOptions options = symbolic_options(c);
-  CompiledPhase out{decode, c.model, options, compile_graphs(c.model, decode, options), {}, {}};
-  for (size_t i = 0; i < out.graphs.size(); ++i)
-    out.plans[i] = plan_fusion(*out.graphs[i], partition_fuse_options(kAllPartitions[i]), c.binding());
-  if (!decode)  // only prefill's observations ask
-    out.flash_unfused = plan_fusion(*out.graphs[3], partition_fuse_options(PartitionId::Eager), c.binding());
+  PhaseGraphs compiled = compile_graphs(c.model, decode, options);
+  // A whole model's fusion is planned on its repeated layer (fusion/repeated.h) where it repeats.
+  auto plan = [&](size_t i, PartitionId options_of) {
+    const FuseOptions opt = partition_fuse_options(options_of);
+    if (compiled.repeats[i])
+      if (std::optional<FusionPlan> p = plan_repeated_fusion(*compiled.repeats[i], options.layers, opt, c.binding())) return std::move(*p);
+    return plan_fusion(*compiled.graphs[i], opt, c.binding());
+  };
+  CompiledPhase out{decode, c.model, options, compiled.graphs, {}, {}};
+  for (size_t i = 0; i < out.graphs.size(); ++i) out.plans[i] = plan(i, kAllPartitions[i]);
+  if (!decode) out.flash_unfused = plan(3, PartitionId::Eager);  // only prefill's observations ask
   return out;
 }
 

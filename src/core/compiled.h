@@ -11,6 +11,7 @@
 #include "core/analysis.h"
 #include "core/fusion/plan.h"
 #include "core/partitions.h"
+#include "core/regional.h"
 
 namespace fl {
 
@@ -32,8 +33,13 @@ CompiledPhase compile_phase(const AnalysisConfig& c, bool decode);
 // The four partitions' graphs of a phase traced with `options`. A whole model
 // is compiled from the same model with two and three layers, whose passes show
 // the graph of its repeated layer (regional.h); the passes see the whole trace
-// only where they do not.
-PartitionGraphs compile_graphs(const LayerCfg& model, bool decode, const TraceOptions& options);
+// only where they do not. Each graph's repeat is kept for its fusion
+// (fusion/repeated.h): none where the passes saw the whole trace.
+struct PhaseGraphs {
+  PartitionGraphs graphs;
+  std::array<std::optional<LayerRepeat>, std::size(kAllPartitions)> repeats;
+};
+PhaseGraphs compile_graphs(const LayerCfg& model, bool decode, const TraceOptions& options);
 
 // The four partitions of `c`'s phase from graphs compiled for it: measured
 // and costed under c.binding() on c.hw (fused anew only where a plan's guard

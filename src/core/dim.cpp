@@ -149,15 +149,30 @@ int64_t eval_numel(const Shape& s, const Binding& b) {
 size_t DimTable::add(const Dim& d) {
   for (const auto& [mono, coef] : d.term_list()) {
     Term t{coef, static_cast<uint32_t>(factors_.size()), static_cast<uint32_t>(mono.size())};
-    for (const std::string& s : mono) {
-      auto it = std::find(symbols_.begin(), symbols_.end(), s);
-      if (it == symbols_.end()) it = symbols_.insert(symbols_.end(), s);
-      factors_.push_back(static_cast<uint32_t>(it - symbols_.begin()));
-    }
+    for (const std::string& s : mono) factors_.push_back(symbol_index(s));
     terms_.push_back(t);
   }
   start_.push_back(terms_.size());
   return start_.size() - 2;
+}
+
+uint32_t DimTable::symbol_index(const std::string& s) {
+  auto it = std::find(symbols_.begin(), symbols_.end(), s);
+  if (it == symbols_.end()) it = symbols_.insert(symbols_.end(), s);
+  return static_cast<uint32_t>(it - symbols_.begin());
+}
+
+void DimTable::append(const DimTable& from, size_t begin, size_t end) {
+  std::vector<uint32_t> symbol(from.symbols_.size());  // from's symbol index -> this table's
+  for (size_t i = 0; i < symbol.size(); ++i) symbol[i] = symbol_index(from.symbols_[i]);
+  for (size_t d = begin; d < end; ++d) {
+    for (size_t t = from.start_[d]; t < from.start_[d + 1]; ++t) {
+      const Term& term = from.terms_[t];
+      terms_.push_back({term.coef, static_cast<uint32_t>(factors_.size()), term.count});
+      for (uint32_t f = term.first; f < term.first + term.count; ++f) factors_.push_back(symbol[from.factors_[f]]);
+    }
+    start_.push_back(terms_.size());
+  }
 }
 
 std::vector<int64_t> DimTable::eval(const Binding& b) const {

@@ -75,6 +75,9 @@ int64_t eval_numel(const Shape& s, const Binding& b);
 class DimTable {
  public:
   size_t add(const Dim& d);  // its index
+  void append(const DimTable& from, size_t begin, size_t end);  // `from`'s polynomials [begin, end)
+  size_t size() const { return start_.size() - 1; }
+  bool operator==(const DimTable&) const = default;
   // Every polynomial's value under `b`; throws UnboundSymbol for a symbol `b` lacks.
   std::vector<int64_t> eval(const Binding& b) const;
 
@@ -82,7 +85,9 @@ class DimTable {
   struct Term {
     int64_t coef;
     uint32_t first, count;  // its symbols: indices into symbols_, in factors_[first, first + count)
+    bool operator==(const Term&) const = default;
   };
+  uint32_t symbol_index(const std::string& s);  // added if new
   std::vector<std::string> symbols_;
   std::vector<uint32_t> factors_;
   std::vector<Term> terms_;

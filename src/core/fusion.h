@@ -53,6 +53,7 @@ struct KernelEdge {
   // writer's numel and rnumel, then the reader's; InductorSplitReduction: the
   // row's length and the rows); zero elsewhere.
   std::array<int64_t, 4> sizes{};
+  bool operator==(const KernelEdge&) const = default;
 };
 
 struct Kernel {
@@ -67,6 +68,7 @@ struct Kernel {
   std::vector<KernelEdge> ends;  // why each written tensor could not stay on chip
   double flops() const { return matmul_flops + other_flops; }
   int64_t bytes() const { return reads + writes; }
+  bool operator==(const Kernel&) const = default;
 };
 
 // The switches an ablation turns off, one at a time.
@@ -76,6 +78,7 @@ struct FuseOptions {
   bool inlining = true;          // pointwise producers computed in their consumer; views as indexing
                                  // (off: every view is a copy kernel)
   bool matmul_epilogues = true;  // pointwise consumers of a matmul in its kernel
+  bool operator==(const FuseOptions&) const = default;
 };
 
 // Partitions `g` into kernels in an executable order. Shapes are evaluated

@@ -32,17 +32,6 @@ std::string renumbered(const std::string& name, int64_t by) {
   return out;
 }
 
-// How `two` repeats into a longer model: [0, last - block) is the prologue
-// and the first layer, [last - block, last) the second layer, [last, end) the
-// epilogue. Per node of the second layer and of the epilogue, a bit per
-// operand that moves along with the layers (its own nodes, the layer before);
-// the others stay (the prologue's, constants shared by every layer).
-struct Repeat {
-  NodeId last = 0;
-  NodeId block = 0;
-  std::vector<uint8_t> layer_moves, epilogue_moves;
-};
-
 // The operands of `later` that are those of `earlier` moved by `by` (bits),
 // or nullopt when `later` is not `earlier` so moved, its names renumbered.
 std::optional<uint8_t> moved_operands(const Node& earlier, const Node& later, NodeId by, int64_t renumber) {
@@ -122,8 +111,8 @@ Graph stamp(const Graph& two, const Repeat& r, int64_t layers) {
 
 }  // namespace
 
-std::optional<Graph> repeat_layers(const Graph& two, const Graph& three, int64_t layers) {
-  if (layers < 2 || three.size() <= two.size()) return std::nullopt;
+std::optional<LayerRepeat> LayerRepeat::read(const Graph& two, const Graph& three) {
+  if (three.size() <= two.size()) return std::nullopt;
   const auto& a = two.nodes();
   const auto& b = three.nodes();
   // `three`'s third layer begins at or before the first node where the two
@@ -134,10 +123,18 @@ std::optional<Graph> repeat_layers(const Graph& two, const Graph& three, int64_t
   for (NodeId last = first_difference; last >= 2 * block && last > first_difference - block; --last) {
     const std::optional<Repeat> r = read_repeat(two, three, last, block);
     if (!r || !(stamp(two, *r, 3) == three)) continue;  // not one more of the same layer
-    if (layers == 2) return two;
-    return stamp(two, *r, layers);
+    return LayerRepeat(two, std::move(*r));
   }
   return std::nullopt;
+}
+
+Graph LayerRepeat::graph(int64_t layers) const { return layers == 2 ? two_ : stamp(two_, repeat_, layers); }
+
+std::optional<Graph> repeat_layers(const Graph& two, const Graph& three, int64_t layers) {
+  if (layers < 2) return std::nullopt;
+  std::optional<LayerRepeat> r = LayerRepeat::read(two, three);
+  if (!r) return std::nullopt;
+  return r->graph(layers);
 }
 
 }  // namespace fl

@@ -80,6 +80,7 @@ class Partitioner {
   mutable int walk_ = 0;
   mutable std::vector<NodeId> stack_;  // depends_on's work list, kept between walks
   mutable std::vector<ExtentGuard> guards_;  // each comparison of extents, as made
+  NodeId placing_ = -1;                      // the node place() is placing
 
   bool is_compute(NodeId s) const { return group_of_[static_cast<size_t>(s)] >= 0; }
 
@@ -92,7 +93,7 @@ class Partitioner {
   // Compares two extents under the binding, and keeps the comparison as a guard.
   bool same(Extent a, Extent b) const {
     const bool equal = extent_value(g_, numel_, a) == extent_value(g_, numel_, b);
-    guards_.push_back({a, b, equal});
+    guards_.push_back({a, b, equal, placing_});
     return equal;
   }
 
@@ -159,6 +160,7 @@ class Partitioner {
   }
 
   void place(NodeId id) {
+    placing_ = id;
     const Node& n = g_.node(id);
     // Producer groups of this node, latest producer first.
     Producers producers;
@@ -242,8 +244,8 @@ int64_t extent_value(const Graph& g, const std::vector<int64_t>& numel, Extent e
   return last.is_constant() && last.constant() > 0 ? m / last.constant() : 0;
 }
 
-bool guards_hold(const Graph& g, const Grouping& grouping, const std::vector<int64_t>& numel) {
-  for (const ExtentGuard& guard : grouping.guards)
+bool guards_hold(const Graph& g, std::span<const ExtentGuard> guards, const std::vector<int64_t>& numel) {
+  for (const ExtentGuard& guard : guards)
     if ((extent_value(g, numel, guard.a) == extent_value(g, numel, guard.b)) != guard.equal) return false;
   return true;
 }

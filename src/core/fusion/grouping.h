@@ -15,6 +15,7 @@ namespace fl::fusion {
 struct Extent {
   NodeId node = -1;
   bool rows = false;
+  bool operator==(const Extent&) const = default;
 };
 
 // One comparison of two extents that decided the grouping, and its outcome:
@@ -23,6 +24,8 @@ struct Extent {
 struct ExtentGuard {
   Extent a, b;
   bool equal;
+  NodeId placing;  // the node whose placement made the comparison
+  bool operator==(const ExtentGuard&) const = default;
 };
 
 struct Group {
@@ -71,7 +74,7 @@ Grouping group_nodes(const Graph& g, const FuseOptions& opt, const Binding& bind
 // Every node's element count under `bind`.
 std::vector<int64_t> node_numels(const Graph& g, const Binding& bind);
 int64_t extent_value(const Graph& g, const std::vector<int64_t>& numel, Extent e);
-// Whether each of the grouping's comparisons comes out the same with these counts.
-bool guards_hold(const Graph& g, const Grouping& grouping, const std::vector<int64_t>& numel);
+// Whether each of a grouping's comparisons comes out the same with these counts.
+bool guards_hold(const Graph& g, std::span<const ExtentGuard> guards, const std::vector<int64_t>& numel);
 
 }  // namespace fl::fusion

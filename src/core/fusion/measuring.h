@@ -20,6 +20,7 @@ void add_node_flops(const Graph& g, const Node& n, int64_t out, const Binding& b
 // embedding's gathered rows) in the dtype of `tensor`; none for a scalar.
 struct Traffic {
   NodeId elements, tensor;
+  bool operator==(const Traffic&) const = default;
 };
 
 // The kernels as the grouping and the launch order decide them, whatever the
@@ -30,10 +31,12 @@ struct TrafficLists {
   std::vector<Traffic> list;
   std::vector<size_t> start{0};  // per kernel, and one past the last: where its tensors begin in `list`
   std::span<const Traffic> of(size_t kernel) const { return {list.data() + start[kernel], list.data() + start[kernel + 1]}; }
+  bool operator==(const TrafficLists&) const = default;
 };
 struct KernelLayout {
   std::vector<Kernel> kernels;
   TrafficLists reads, writes;
+  bool operator==(const KernelLayout&) const = default;
 };
 KernelLayout lay_out_kernels(const Graph& g, const Grouping& grouping, const std::vector<int>& order);
 

@@ -6,9 +6,9 @@
 namespace fl {
 
 FusionPlan plan_fusion(const Graph& g, const FuseOptions& opt, const Binding& bind) {
-  FusionPlan plan{opt, fusion::group_nodes(g, opt, bind), {}, {}, {}};
-  plan.order = fusion::launch_order(g, plan.grouping);
-  plan.layout = fusion::lay_out_kernels(g, plan.grouping, plan.order);
+  fusion::Grouping grouping = fusion::group_nodes(g, opt, bind);
+  FusionPlan plan{opt, {}, fusion::lay_out_kernels(g, grouping, fusion::launch_order(g, grouping)), {}};
+  plan.guards = std::move(grouping.guards);
   // Neighbouring nodes mostly share a shape (a chain of elementwise ops):
   // its element count is multiplied out once.
   const Shape* last_shape = nullptr;
@@ -23,7 +23,7 @@ FusionPlan plan_fusion(const Graph& g, const FuseOptions& opt, const Binding& bi
 
 std::vector<Kernel> fuse_planned(const Graph& g, const FusionPlan& plan, const Binding& bind) {
   const std::vector<int64_t> numel = plan.numels.eval(bind);
-  if (!fusion::guards_hold(g, plan.grouping, numel)) return fuse(g, plan.options, bind);
+  if (!fusion::guards_hold(g, plan.guards, numel)) return fuse(g, plan.options, bind);
   return fusion::measure_layout(g, plan.layout, numel, bind);
 }
 

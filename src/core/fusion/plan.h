@@ -12,10 +12,10 @@ namespace fl {
 
 struct FusionPlan {
   FuseOptions options;
-  fusion::Grouping grouping;
-  std::vector<int> order;
-  fusion::KernelLayout layout;  // the kernels as the groups and the order make them, sizes aside
+  std::vector<fusion::ExtentGuard> guards;  // the grouping's comparisons: it holds while they come out the same
+  fusion::KernelLayout layout;  // the kernels as the groups and their order make them, sizes aside
   DimTable numels;  // every node's element count, compiled for costing under other bindings
+  bool operator==(const FusionPlan&) const = default;
 };
 
 FusionPlan plan_fusion(const Graph& g, const FuseOptions& opt, const Binding& bind);
