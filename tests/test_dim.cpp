@@ -55,15 +55,23 @@ TEST_CASE("numel and shape strings") {
   CHECK(eval_shape(s, {{"S", 2}}) == std::vector<int64_t>{8, 2, 128});
 }
 
-TEST_CASE("a table of dims evaluates each as Dim::eval does") {
+TEST_CASE("a table of element counts evaluates each shape as eval_numel does") {
   const Dim S = Dim::symbol("S"), B = Dim::symbol("B"), T = Dim::symbol("T");
-  const std::vector<Dim> dims{Dim(7), Dim(0), S, S + 1, B * S * 8, B * T * T + T * 3 + 2, S * S, Dim(-4) + B};
-  DimTable table;
-  for (size_t i = 0; i < dims.size(); ++i) CHECK(table.add(dims[i]) == i);
+  const std::vector<Shape> shapes{{},           {7},         {0, S},       {S, 128},          {S + 1, 4, B},
+                                  {B * S * 8},  {B * T * T + T * 3 + 2, T}, {S * S, 2, 3}, {Dim(-4) + B, B}};
+  NumelTable table;
+  for (size_t i = 0; i < shapes.size(); ++i) CHECK(table.add(shapes[i]) == i);
+  NumelTable tail;  // the last five copied from the first
+  tail.add({T, T});
+  tail.append(table, 4, shapes.size());
   for (const Binding& b : {Binding{{"S", 1}, {"B", 1}, {"T", 1}}, Binding{{"S", 4096}, {"B", 8}, {"T", 3}, {"P", 5}}}) {
     const std::vector<int64_t> values = table.eval(b);
-    REQUIRE(values.size() == dims.size());
-    for (size_t i = 0; i < dims.size(); ++i) CHECK(values[i] == dims[i].eval(b));
+    REQUIRE(values.size() == shapes.size());
+    for (size_t i = 0; i < shapes.size(); ++i) CHECK(values[i] == eval_numel(shapes[i], b));
+    const std::vector<int64_t> copied = tail.eval(b);
+    REQUIRE(copied.size() == 6);
+    CHECK(copied[0] == b.at("T") * b.at("T"));
+    for (size_t i = 4; i < shapes.size(); ++i) CHECK(copied[i - 3] == values[i]);
   }
   CHECK_THROWS_AS(table.eval({{"S", 1}, {"B", 2}}), UnboundSymbol);  // T is missing
 }

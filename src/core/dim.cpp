@@ -146,49 +146,76 @@ int64_t eval_numel(const Shape& s, const Binding& b) {
   return n;
 }
 
-size_t DimTable::add(const Dim& d) {
-  for (const auto& [mono, coef] : d.term_list()) {
-    Term t{coef, static_cast<uint32_t>(factors_.size()), static_cast<uint32_t>(mono.size())};
-    for (const std::string& s : mono) factors_.push_back(symbol_index(s));
-    terms_.push_back(t);
-  }
-  start_.push_back(terms_.size());
-  return start_.size() - 2;
-}
-
-uint32_t DimTable::symbol_index(const std::string& s) {
+uint32_t NumelTable::symbol_index(const std::string& s) {
   auto it = std::find(symbols_.begin(), symbols_.end(), s);
   if (it == symbols_.end()) it = symbols_.insert(symbols_.end(), s);
   return static_cast<uint32_t>(it - symbols_.begin());
 }
 
-void DimTable::append(const DimTable& from, size_t begin, size_t end) {
+size_t NumelTable::add(const Shape& s) {
+  Count count{1, {static_cast<uint32_t>(factors_.size()), 0}};
+  for (const Dim& d : s) {
+    if (d.is_constant()) {
+      count.scale *= d.constant();
+      continue;
+    }
+    Range factor{static_cast<uint32_t>(terms_.size()), 0};
+    d.for_each_term([&](const std::vector<std::string>& mono, int64_t coef) {
+      terms_.push_back({coef, {static_cast<uint32_t>(symbol_list_.size()), static_cast<uint32_t>(mono.size())}});
+      for (const std::string& name : mono) symbol_list_.push_back(symbol_index(name));
+      ++factor.count;
+    });
+    factors_.push_back(factor);
+    ++count.factors.count;
+  }
+  counts_.push_back(count);
+  return counts_.size() - 1;
+}
+
+void NumelTable::append(const NumelTable& from, size_t begin, size_t end) {
   std::vector<uint32_t> symbol(from.symbols_.size());  // from's symbol index -> this table's
   for (size_t i = 0; i < symbol.size(); ++i) symbol[i] = symbol_index(from.symbols_[i]);
-  for (size_t d = begin; d < end; ++d) {
-    for (size_t t = from.start_[d]; t < from.start_[d + 1]; ++t) {
-      const Term& term = from.terms_[t];
-      terms_.push_back({term.coef, static_cast<uint32_t>(factors_.size()), term.count});
-      for (uint32_t f = term.first; f < term.first + term.count; ++f) factors_.push_back(symbol[from.factors_[f]]);
+  for (size_t c = begin; c < end; ++c) {
+    const Count& original = from.counts_[c];
+    Count count{original.scale, {static_cast<uint32_t>(factors_.size()), original.factors.count}};
+    for (uint32_t f = original.factors.first; f < original.factors.first + original.factors.count; ++f) {
+      const Range& terms = from.factors_[f];
+      factors_.push_back({static_cast<uint32_t>(terms_.size()), terms.count});
+      for (uint32_t t = terms.first; t < terms.first + terms.count; ++t) {
+        const Term& term = from.terms_[t];
+        terms_.push_back({term.coef, {static_cast<uint32_t>(symbol_list_.size()), term.symbols.count}});
+        for (uint32_t i = term.symbols.first; i < term.symbols.first + term.symbols.count; ++i)
+          symbol_list_.push_back(symbol[from.symbol_list_[i]]);
+      }
     }
-    start_.push_back(terms_.size());
+    counts_.push_back(count);
   }
 }
 
-std::vector<int64_t> DimTable::eval(const Binding& b) const {
+std::vector<int64_t> NumelTable::eval(const Binding& b) const {
   std::vector<int64_t> value(symbols_.size());
   for (size_t i = 0; i < symbols_.size(); ++i) {
     auto it = b.find(symbols_[i]);
     if (it == b.end()) throw UnboundSymbol(symbols_[i]);
     value[i] = it->second;
   }
-  std::vector<int64_t> out(start_.size() - 1, 0);
-  for (size_t d = 0; d + 1 < start_.size(); ++d)
-    for (size_t t = start_[d]; t < start_[d + 1]; ++t) {
+  std::vector<int64_t> factor(factors_.size());
+  for (size_t f = 0; f < factors_.size(); ++f) {
+    int64_t sum = 0;
+    for (uint32_t t = factors_[f].first; t < factors_[f].first + factors_[f].count; ++t) {
       int64_t v = terms_[t].coef;
-      for (uint32_t f = terms_[t].first; f < terms_[t].first + terms_[t].count; ++f) v *= value[factors_[f]];
-      out[d] += v;
+      for (uint32_t i = terms_[t].symbols.first; i < terms_[t].symbols.first + terms_[t].symbols.count; ++i)
+        v *= value[symbol_list_[i]];
+      sum += v;
     }
+    factor[f] = sum;
+  }
+  std::vector<int64_t> out(counts_.size());
+  for (size_t c = 0; c < counts_.size(); ++c) {
+    int64_t n = counts_[c].scale;
+    for (uint32_t f = counts_[c].factors.first; f < counts_[c].factors.first + counts_[c].factors.count; ++f) n *= factor[f];
+    out[c] = n;
+  }
   return out;
 }
 

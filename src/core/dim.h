@@ -45,6 +45,14 @@ class Dim {
   // The polynomial's terms: (its symbols, repeated for powers; coefficient),
   // the constant term with no symbols.
   std::vector<std::pair<std::vector<std::string>, int64_t>> term_list() const;
+  // f(symbols, coefficient) for each term, as term_list() lists them, without copying them.
+  template <class F>
+  void for_each_term(F&& f) const {
+    static const std::vector<std::string> kNoSymbols;
+    if (constant_ != 0 || !symbolic_) f(kNoSymbols, constant_);
+    if (symbolic_)
+      for (const auto& [mono, c] : *symbolic_) f(mono, c);
+  }
   std::string str() const;
 
  private:
@@ -69,29 +77,41 @@ std::vector<int64_t> eval_shape(const Shape& s, const Binding& b);
 // under a binding does for every node.
 int64_t eval_numel(const Shape& s, const Binding& b);
 
-// Many polynomials compiled for evaluation under many bindings: each binding's
-// symbols are looked up once, then every polynomial is sums of products of
-// numbers (costing a compiled graph evaluates every node's element count).
-class DimTable {
+// The element counts of many shapes, compiled for evaluation under many
+// bindings: each binding's symbols are looked up once, then every count is a
+// number times a product of the shape's symbolic dimensions, each a sum of
+// products of numbers (costing a compiled graph evaluates every node's count).
+// The dimensions are not multiplied out: adding a shape allocates nothing.
+class NumelTable {
  public:
-  size_t add(const Dim& d);  // its index
-  void append(const DimTable& from, size_t begin, size_t end);  // `from`'s polynomials [begin, end)
-  size_t size() const { return start_.size() - 1; }
-  bool operator==(const DimTable&) const = default;
-  // Every polynomial's value under `b`; throws UnboundSymbol for a symbol `b` lacks.
+  size_t add(const Shape& s);  // its index
+  void append(const NumelTable& from, size_t begin, size_t end);  // `from`'s counts [begin, end)
+  size_t size() const { return counts_.size(); }
+  bool operator==(const NumelTable&) const = default;
+  // Every count under `b`; throws UnboundSymbol for a symbol `b` lacks.
   std::vector<int64_t> eval(const Binding& b) const;
 
  private:
+  struct Range {  // [first, first + count) of a list
+    uint32_t first, count;
+    bool operator==(const Range&) const = default;
+  };
   struct Term {
     int64_t coef;
-    uint32_t first, count;  // its symbols: indices into symbols_, in factors_[first, first + count)
+    Range symbols;  // in symbol_list_
     bool operator==(const Term&) const = default;
+  };
+  struct Count {
+    int64_t scale;  // the product of the constant dimensions
+    Range factors;  // the symbolic dimensions, in factors_
+    bool operator==(const Count&) const = default;
   };
   uint32_t symbol_index(const std::string& s);  // added if new
   std::vector<std::string> symbols_;
-  std::vector<uint32_t> factors_;
+  std::vector<uint32_t> symbol_list_;
   std::vector<Term> terms_;
-  std::vector<size_t> start_{0};  // per polynomial, and one past the last: where its terms begin
+  std::vector<Range> factors_;  // each a sum of terms
+  std::vector<Count> counts_;
 };
 
 }  // namespace fl

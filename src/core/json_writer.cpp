@@ -1,5 +1,6 @@
 #include "core/json_writer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -9,6 +10,11 @@
 #include <nlohmann/json.hpp>
 
 namespace fl {
+
+namespace {
+// A byte written as it is inside a JSON string.
+bool plain(char ch) { return static_cast<unsigned char>(ch) >= 0x20 && ch != '"' && ch != '\\'; }
+}  // namespace
 
 void JsonWriter::newline(size_t depth) {
   out_ += '\n';
@@ -53,9 +59,21 @@ void JsonWriter::key(std::string_view k) {
   level.has_key = true;
   level.last_key = k;
   element();
-  quoted(k);
-  out_ += indent_ >= 0 ? ": " : ":";
   after_key_ = true;
+  // A key is a name: in one append when nothing in it needs escaping.
+  char text[64];
+  if (k.size() + 4 <= sizeof text && std::all_of(k.begin(), k.end(), plain)) {
+    size_t n = 0;
+    text[n++] = '"';
+    for (char ch : k) text[n++] = ch;
+    text[n++] = '"';
+    text[n++] = ':';
+    if (indent_ >= 0) text[n++] = ' ';
+    out_.append(text, n);
+    return;
+  }
+  quoted(k);
+  out_.append(indent_ >= 0 ? ": " : ":");
 }
 
 void JsonWriter::value(std::string_view s) {
@@ -65,7 +83,6 @@ void JsonWriter::value(std::string_view s) {
 
 void JsonWriter::quoted(std::string_view s) {
   out_ += '"';
-  auto plain = [](char ch) { return static_cast<unsigned char>(ch) >= 0x20 && ch != '"' && ch != '\\'; };
   for (size_t i = 0; i < s.size();) {
     size_t run = i;  // a run of bytes that need no escape, appended at once
     while (run < s.size() && plain(s[run])) ++run;

@@ -3,8 +3,8 @@
 #include <emscripten.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
+#include "core/json_writer.h"
 #include "core/partitions.h"
 #include "core/units.h"
 #include "web/caption.h"
@@ -145,11 +145,21 @@ void SyncAccessibility(State& state) {
   std::string key = key_of(state);
   if (key == state.caches.accessible_view) return;
   state.caches.accessible_view = std::move(key);
-  nlohmann::json tables = nlohmann::json::array();
-  for (const TextTable& t : ViewTables(state))
-    tables.push_back({{"caption", t.caption}, {"headers", t.headers}, {"rows", t.rows}});
-  const nlohmann::json j = {{"name", ViewCaption(state)}, {"tables", tables}};
-  js_set_accessible_view(j.dump().c_str());
+  std::string text;
+  JsonWriter w(text);
+  w.object([&] {
+    w.field("name", ViewCaption(state));
+    w.key("tables");
+    w.array([&] {
+      for (const TextTable& t : ViewTables(state))
+        w.object([&] {
+          w.field("caption", t.caption);
+          w.field("headers", t.headers);
+          w.field("rows", t.rows);
+        });
+    });
+  });
+  js_set_accessible_view(text.c_str());
 }
 
 }  // namespace fl::web

@@ -9,15 +9,7 @@ FusionPlan plan_fusion(const Graph& g, const FuseOptions& opt, const Binding& bi
   fusion::Grouping grouping = fusion::group_nodes(g, opt, bind);
   FusionPlan plan{opt, {}, fusion::lay_out_kernels(g, grouping, fusion::launch_order(g, grouping)), {}};
   plan.guards = std::move(grouping.guards);
-  // Neighbouring nodes mostly share a shape (a chain of elementwise ops):
-  // its element count is multiplied out once.
-  const Shape* last_shape = nullptr;
-  Dim last_numel;
-  for (const Node& n : g.nodes()) {
-    if (!last_shape || !(n.shape == *last_shape)) last_numel = numel(n.shape);
-    last_shape = &n.shape;
-    plan.numels.add(last_numel);
-  }
+  for (const Node& n : g.nodes()) plan.numels.add(n.shape);
   return plan;
 }
 

@@ -14,7 +14,7 @@ struct FusionPlan {
   FuseOptions options;
   std::vector<fusion::ExtentGuard> guards;  // the grouping's comparisons: it holds while they come out the same
   fusion::KernelLayout layout;  // the kernels as the groups and their order make them, sizes aside
-  DimTable numels;  // every node's element count, compiled for costing under other bindings
+  NumelTable numels;  // every node's element count, compiled for costing under other bindings
   bool operator==(const FusionPlan&) const = default;
 };
 
