@@ -192,4 +192,18 @@ static void BM_Compile405B(benchmark::State& s) {
 }
 BENCHMARK(BM_Compile405B)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+// What the page computes after an edit the trace depends on (d, heads, a
+// dtype, ...) on the whole 405B: its prefill compiled (graphs and fusion
+// plans, regionally), then costed and reported at the current T.
+static void BM_Edit405B(benchmark::State& s) {
+  AnalysisConfig c = AnalysisConfig::for_demo(2);
+  c.use_model("llama-3.1-405b");
+  c.whole_model = true;
+  for (auto _ : s) {
+    const CompiledPhase compiled = compile_phase(c, false);
+    benchmark::DoNotOptimize(prefill_report(c, compiled));
+  }
+}
+BENCHMARK(BM_Edit405B)->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();
