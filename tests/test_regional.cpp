@@ -23,18 +23,29 @@ PartitionGraphs whole_trace(const AnalysisConfig& c, bool decode) {
   return optimize_partitions(decode ? decode_layer(c.model, ParamMode::shapes(), o) : prefill_layer_symbolic(c.model, o));
 }
 
+// A whole model of `model`'s layers, and its four partitions' graphs with two and three layers.
+struct TwoAndThree {
+  AnalysisConfig c;
+  PartitionGraphs two, three;
+};
+
+TwoAndThree two_and_three(const char* model, bool decode) {
+  TwoAndThree t{AnalysisConfig::for_demo(decode ? 3 : 2), {}, {}};
+  REQUIRE(t.c.use_model(model));
+  t.c.whole_model = true;
+  t.c.layers = 2;
+  t.two = whole_trace(t.c, decode);
+  t.c.layers = 3;
+  t.three = whole_trace(t.c, decode);
+  return t;
+}
+
 }  // namespace
 
 TEST_CASE("a whole model compiled from its repeated layer is the graph of the whole trace", "[regional]") {
   for (const char* model : {"small", "llama-3.2-1b", "llama-3.1-8b", "qwen2.5-7b"}) {
     for (bool decode : {false, true}) {
-      AnalysisConfig c = AnalysisConfig::for_demo(decode ? 3 : 2);
-      REQUIRE(c.use_model(model));
-      c.whole_model = true;
-      c.layers = 2;
-      const PartitionGraphs two = whole_trace(c, decode);
-      c.layers = 3;
-      const PartitionGraphs three = whole_trace(c, decode);
+      auto [c, two, three] = two_and_three(model, decode);
       for (int64_t layers : {4, 7}) {
         c.layers = layers;
         INFO(model << ", " << layers << " layers, " << (decode ? "decode" : "prefill"));
@@ -42,10 +53,11 @@ TEST_CASE("a whole model compiled from its repeated layer is the graph of the wh
         const CompiledPhase compiled = compile_phase(c, decode);
         for (size_t i = 0; i < expected.size(); ++i) {
           INFO("partition " << partition_key(kAllPartitions[i]));
-          const std::optional<Graph> repeated = repeat_layers(*two[i], *three[i], layers);
-          REQUIRE(repeated.has_value());
-          CHECK(repeated->size() == expected[i]->size());
-          CHECK(*repeated == *expected[i]);
+          const std::optional<LayerRepeat> repeat = LayerRepeat::read(*two[i], *three[i]);
+          REQUIRE(repeat.has_value());
+          const Graph repeated = repeat->graph(layers);
+          CHECK(repeated.size() == expected[i]->size());
+          CHECK(repeated == *expected[i]);
           CHECK(*compiled.graphs[i] == *expected[i]);
         }
       }
@@ -53,36 +65,26 @@ TEST_CASE("a whole model compiled from its repeated layer is the graph of the wh
   }
 }
 
-TEST_CASE("repeat_layers gives back two and three layers as they are, and nothing for graphs that do not repeat", "[regional]") {
-  AnalysisConfig c = AnalysisConfig::for_demo(2);
-  REQUIRE(c.use_model("small"));
-  c.whole_model = true;
-  c.layers = 2;
-  const PartitionGraphs two = whole_trace(c, false);
-  c.layers = 3;
-  const PartitionGraphs three = whole_trace(c, false);
+TEST_CASE("a layer repeat gives back two and three layers as they are, and none is read from graphs that do not repeat", "[regional]") {
+  auto [c, two, three] = two_and_three("small", false);
   for (size_t i = 0; i < two.size(); ++i) {
-    CHECK(repeat_layers(*two[i], *three[i], 2) == *two[i]);
-    CHECK(repeat_layers(*two[i], *three[i], 3) == *three[i]);
+    const std::optional<LayerRepeat> repeat = LayerRepeat::read(*two[i], *three[i]);
+    REQUIRE(repeat.has_value());
+    CHECK(repeat->graph(2) == *two[i]);
+    CHECK(repeat->graph(3) == *three[i]);
   }
   // The fused graph is not the eager one with a layer more.
-  CHECK_FALSE(repeat_layers(*two[0], *three[2], 5).has_value());
+  CHECK_FALSE(LayerRepeat::read(*two[0], *three[2]).has_value());
   // Nor is a model with another layer shape.
   c.model.f *= 2;
   const PartitionGraphs wider = whole_trace(c, false);
-  CHECK_FALSE(repeat_layers(*two[2], *wider[2], 5).has_value());
+  CHECK_FALSE(LayerRepeat::read(*two[2], *wider[2]).has_value());
 }
 
 TEST_CASE("a whole model's fusion planned on its repeated layer is the plan of the whole graph", "[regional]") {
   for (const char* model : {"small", "llama-3.2-1b", "llama-3.1-8b", "qwen2.5-7b"}) {
     for (bool decode : {false, true}) {
-      AnalysisConfig c = AnalysisConfig::for_demo(decode ? 3 : 2);
-      REQUIRE(c.use_model(model));
-      c.whole_model = true;
-      c.layers = 2;
-      const PartitionGraphs two = whole_trace(c, decode);
-      c.layers = 3;
-      const PartitionGraphs three = whole_trace(c, decode);
+      auto [c, two, three] = two_and_three(model, decode);
       for (size_t i = 0; i < two.size(); ++i) {
         const std::optional<LayerRepeat> repeat = LayerRepeat::read(*two[i], *three[i]);
         REQUIRE(repeat.has_value());
@@ -105,13 +107,7 @@ TEST_CASE("a whole model's fusion planned on its repeated layer is the plan of t
 }
 
 TEST_CASE("fusion is not stamped for fewer than four layers", "[regional]") {
-  AnalysisConfig c = AnalysisConfig::for_demo(2);
-  REQUIRE(c.use_model("small"));
-  c.whole_model = true;
-  c.layers = 2;
-  const PartitionGraphs two = whole_trace(c, false);
-  c.layers = 3;
-  const PartitionGraphs three = whole_trace(c, false);
+  const auto [c, two, three] = two_and_three("small", false);
   const std::optional<LayerRepeat> repeat = LayerRepeat::read(*two[2], *three[2]);
   REQUIRE(repeat.has_value());
   CHECK_FALSE(plan_repeated_fusion(*repeat, 3, FuseOptions{}, c.binding()).has_value());

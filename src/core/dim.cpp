@@ -91,14 +91,6 @@ int64_t Dim::eval(const Binding& b) const {
   return total;
 }
 
-std::vector<std::pair<std::vector<std::string>, int64_t>> Dim::term_list() const {
-  std::vector<std::pair<std::vector<std::string>, int64_t>> out;
-  if (constant_ != 0 || !symbolic_) out.push_back({{}, constant_});
-  if (symbolic_)
-    for (const auto& [mono, c] : *symbolic_) out.push_back({mono, c});
-  return out;
-}
-
 std::vector<std::string> Dim::symbols() const {
   std::set<std::string> names;
   if (symbolic_)

@@ -42,10 +42,8 @@ class Dim {
   int64_t constant() const { return eval({}); }
   int64_t eval(const Binding& b) const;
   std::vector<std::string> symbols() const;
-  // The polynomial's terms: (its symbols, repeated for powers; coefficient),
-  // the constant term with no symbols.
-  std::vector<std::pair<std::vector<std::string>, int64_t>> term_list() const;
-  // f(symbols, coefficient) for each term, as term_list() lists them, without copying them.
+  // f(symbols, coefficient) for each of the polynomial's terms: its symbols
+  // repeated for powers, the constant term (first) with no symbols.
   template <class F>
   void for_each_term(F&& f) const {
     static const std::vector<std::string> kNoSymbols;

@@ -130,11 +130,4 @@ std::optional<LayerRepeat> LayerRepeat::read(const Graph& two, const Graph& thre
 
 Graph LayerRepeat::graph(int64_t layers) const { return layers == 2 ? two_ : stamp(two_, repeat_, layers); }
 
-std::optional<Graph> repeat_layers(const Graph& two, const Graph& three, int64_t layers) {
-  if (layers < 2) return std::nullopt;
-  std::optional<LayerRepeat> r = LayerRepeat::read(two, three);
-  if (!r) return std::nullopt;
-  return r->graph(layers);
-}
-
 }  // namespace fl

@@ -49,7 +49,4 @@ class LayerRepeat {
   Repeat repeat_;
 };
 
-// LayerRepeat::read(two, three)->graph(layers), or nullopt.
-std::optional<Graph> repeat_layers(const Graph& two, const Graph& three, int64_t layers);
-
 }  // namespace fl

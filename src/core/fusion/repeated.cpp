@@ -87,10 +87,11 @@ struct Step {
   int kernels;
 };
 
+// Every reference of `items`, in for_each_ref's order, with whether it names a kernel.
 template <class T>
-std::vector<int> flat_refs(std::vector<T> items) {
-  std::vector<int> out;
-  for (T& item : items) for_each_ref(item, [&](auto& ref, bool) { out.push_back(static_cast<int>(ref)); });
+std::vector<std::pair<int, bool>> refs(std::vector<T> items) {
+  std::vector<std::pair<int, bool>> out;
+  for (T& item : items) for_each_ref(item, [&](auto& ref, bool kernel) { out.push_back({static_cast<int>(ref), kernel}); });
   return out;
 }
 
@@ -100,15 +101,14 @@ std::vector<int> flat_refs(std::vector<T> items) {
 template <class T>
 std::optional<std::vector<bool>> moves(const std::vector<T>& one, const std::vector<T>& more, Step step) {
   if (one.size() != more.size()) return std::nullopt;
-  std::vector<int> a = flat_refs(one), b = flat_refs(more);
-  std::vector<bool> kernel_ref;
-  for (T item : one) for_each_ref(item, [&](auto&, bool kernel) { kernel_ref.push_back(kernel); });
+  const std::vector<std::pair<int, bool>> a = refs(one), b = refs(more);
   if (a.size() != b.size()) return std::nullopt;
   std::vector<bool> out(a.size());
   for (size_t i = 0; i < a.size(); ++i) {
-    const int by = kernel_ref[i] ? step.kernels : static_cast<int>(step.nodes);
-    if (b[i] == a[i] + by) out[i] = true;
-    else if (b[i] != a[i]) return std::nullopt;
+    const auto [was, kernel] = a[i];
+    const int by = kernel ? step.kernels : static_cast<int>(step.nodes);
+    if (b[i].first == was + by) out[i] = true;
+    else if (b[i].first != was) return std::nullopt;
   }
   return out;
 }
