@@ -41,6 +41,27 @@ TEST_CASE("products with a number scale the polynomial, products of polynomials 
   CHECK(numel(Shape{4, 0, S}) == Dim(0));
 }
 
+TEST_CASE("a dimension equals the same polynomial however it was built") {
+  // The symbolic part is kept as a common factor times an interned polynomial:
+  // equal values must compare equal whatever the factor, its sign or the path.
+  const Dim S = Dim::symbol("S"), T = Dim::symbol("T");
+  const Dim p = S * 3 + T * Dim(-2);
+  CHECK(S * 6 + T * Dim(-4) == p.scaled(2));
+  CHECK(p * Dim(-2) == S * Dim(-6) + T * 4);
+  CHECK((p * Dim(-2)).str() == "-6*S + 4*T");
+  CHECK((S * 4 + S * Dim(-4)).is_constant());
+  CHECK(S * 2 + 1 + S * Dim(-2) == Dim(1));
+  CHECK((S * 2 + 1 + S * Dim(-2)).is_constant());
+  CHECK(S * 4 + T * 4 == (S + T) * 4);
+  CHECK(S * 4 + T * 4 != (S + T) * 2);
+  CHECK(S * 2 < S * 3);
+  CHECK_FALSE(S * 3 < S * 2);
+  std::vector<std::pair<std::vector<std::string>, int64_t>> terms;
+  (p * Dim(-2) + 5).for_each_term([&](const std::vector<std::string>& mono, int64_t c) { terms.emplace_back(mono, c); });
+  CHECK(terms == decltype(terms){{{}, 5}, {{"S"}, -6}, {{"T"}, 4}});
+  CHECK((p * (S + 1)).eval({{"S", 5}, {"T", 7}}) == (15 - 14) * 6);
+}
+
 TEST_CASE("evaluating an unbound symbol is a clear error") {
   Dim S = Dim::symbol("S");
   CHECK_THROWS_AS(S.eval({}), UnboundSymbol);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <mutex>
+#include <numeric>
 #include <set>
 
 namespace fl {
@@ -10,8 +12,18 @@ Dim::Dim(int64_t constant) : constant_(constant) {}
 
 Dim Dim::symbol(const std::string& name) { return from_terms({{{name}, 1}}); }
 
+const Dim::Terms* Dim::intern(Terms t) {
+  // Shared by every graph and thread; entries are immutable and never freed.
+  static std::mutex mutex;
+  static std::set<Terms> table;
+  const std::lock_guard<std::mutex> lock(mutex);
+  return &*table.insert(std::move(t)).first;
+}
+
 Dim::Terms Dim::terms() const {
-  Terms t = symbolic_ ? *symbolic_ : Terms{};
+  Terms t;
+  if (poly_)
+    for (const auto& [mono, c] : *poly_) t.emplace(mono, scale_ * c);
   if (constant_ != 0) t[{}] = constant_;
   return t;
 }
@@ -23,52 +35,61 @@ Dim Dim::from_terms(Terms t) {
     d.constant_ = c->second;
     t.erase(c);
   }
-  if (!t.empty()) d.symbolic_ = std::make_shared<const Terms>(std::move(t));
+  if (t.empty()) return d;
+  int64_t factor = 0;
+  for (const auto& [mono, c] : t) factor = std::gcd(factor, c);
+  if (t.begin()->second < 0) factor = -factor;
+  for (auto& [mono, c] : t) c /= factor;
+  d.scale_ = factor;
+  d.poly_ = intern(std::move(t));
   return d;
 }
 
 bool Dim::operator==(const Dim& o) const {
-  if (constant_ != o.constant_) return false;
-  if (!symbolic_ || !o.symbolic_) return !symbolic_ && !o.symbolic_;
-  return *symbolic_ == *o.symbolic_;
+  return constant_ == o.constant_ && scale_ == o.scale_ && poly_ == o.poly_;
 }
 
 bool Dim::operator<(const Dim& o) const {
-  if (!symbolic_ && !o.symbolic_) return constant_ < o.constant_;
+  if (!poly_ && !o.poly_) return constant_ < o.constant_;
   return terms() < o.terms();
 }
 
 Dim Dim::operator+(const Dim& o) const {
-  if (!symbolic_ && !o.symbolic_) return Dim(constant_ + o.constant_);
+  if (!o.poly_ || poly_ == o.poly_) {  // a number added, or the same polynomial scaled
+    Dim d = *this;
+    d.constant_ += o.constant_;
+    d.scale_ += o.scale_;
+    if (d.scale_ == 0) d.poly_ = nullptr;
+    return d;
+  }
+  if (!poly_) return o + *this;
   Terms t = terms();
   for (const auto& [mono, c] : o.terms()) t[mono] += c;
   return from_terms(std::move(t));
 }
 
 Dim Dim::scaled(int64_t k) const {
-  if (k == 1 || !symbolic_) return k == 1 ? *this : Dim(constant_ * k);
   if (k == 0) return Dim(0);
-  Terms t = *symbolic_;
-  for (auto& [mono, c] : t) c *= k;
-  Dim d(constant_ * k);
-  d.symbolic_ = std::make_shared<const Terms>(std::move(t));
+  Dim d = *this;
+  d.constant_ *= k;
+  d.scale_ *= k;
   return d;
 }
 
 Dim Dim::operator*(const Dim& o) const {
-  if (!o.symbolic_) return scaled(o.constant_);  // the common case: a size times a number
-  if (!symbolic_) return o.scaled(constant_);
-  // (a0 + Σ a) (b0 + Σ b): the terms read in place, no copies of either polynomial.
+  if (!o.poly_) return scaled(o.constant_);  // the common case: a size times a number
+  if (!poly_) return o.scaled(constant_);
+  // (a0 + sa Σ a) (b0 + sb Σ b): the terms read in place, no copies of either polynomial.
   Terms t;
   if (constant_ != 0)
-    for (const auto& [mb, cb] : *o.symbolic_) t[mb] += constant_ * cb;
-  for (const auto& [ma, ca] : *symbolic_) {
-    if (o.constant_ != 0) t[ma] += o.constant_ * ca;
-    for (const auto& [mb, cb] : *o.symbolic_) {
+    for (const auto& [mb, cb] : *o.poly_) t[mb] += constant_ * o.scale_ * cb;
+  for (const auto& [ma, ca] : *poly_) {
+    if (o.constant_ != 0) t[ma] += o.constant_ * scale_ * ca;
+    for (const auto& [mb, cb] : *o.poly_) {
       std::vector<std::string> mono;
       mono.reserve(ma.size() + mb.size());
       std::merge(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(mono));  // both sorted
-      t[std::move(mono)] += ca * cb;
+      t[std::move(mono)] += scale_ * ca * o.scale_ * cb;
     }
   }
   Dim d = from_terms(std::move(t));
@@ -77,29 +98,29 @@ Dim Dim::operator*(const Dim& o) const {
 }
 
 int64_t Dim::eval(const Binding& b) const {
-  int64_t total = constant_;
-  if (!symbolic_) return total;
-  for (const auto& [mono, c] : *symbolic_) {
+  if (!poly_) return constant_;
+  int64_t sum = 0;
+  for (const auto& [mono, c] : *poly_) {
     int64_t v = c;
     for (const auto& s : mono) {
       auto it = b.find(s);
       if (it == b.end()) throw UnboundSymbol(s);
       v *= it->second;
     }
-    total += v;
+    sum += v;
   }
-  return total;
+  return constant_ + scale_ * sum;
 }
 
 std::vector<std::string> Dim::symbols() const {
   std::set<std::string> names;
-  if (symbolic_)
-    for (const auto& [mono, c] : *symbolic_) names.insert(mono.begin(), mono.end());
+  if (poly_)
+    for (const auto& [mono, c] : *poly_) names.insert(mono.begin(), mono.end());
   return {names.begin(), names.end()};
 }
 
 std::string Dim::str() const {
-  if (!symbolic_) return std::to_string(constant_);
+  if (!poly_) return std::to_string(constant_);
   std::string out;
   auto append = [&](const std::vector<std::string>& mono, int64_t c) {
     if (!out.empty()) out += c < 0 ? " - " : " + ";
@@ -110,7 +131,7 @@ std::string Dim::str() const {
     for (const auto& s : mono) term += (term.empty() ? "" : "*") + s;
     out += term;
   };
-  for (const auto& [mono, c] : *symbolic_) append(mono, c);  // symbols first: "S + 1"
+  for (const auto& [mono, c] : *poly_) append(mono, scale_ * c);  // symbols first: "S + 1"
   if (constant_ != 0) append({}, constant_);
   return out;
 }

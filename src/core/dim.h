@@ -37,7 +37,7 @@ class Dim {
   bool operator!=(const Dim& o) const { return !(*this == o); }
   bool operator<(const Dim& o) const;
 
-  bool is_constant() const { return !symbolic_; }
+  bool is_constant() const { return !poly_; }
   // The value of a constant dimension; throws UnboundSymbol on a symbolic one.
   int64_t constant() const { return eval({}); }
   int64_t eval(const Binding& b) const;
@@ -47,9 +47,9 @@ class Dim {
   template <class F>
   void for_each_term(F&& f) const {
     static const std::vector<std::string> kNoSymbols;
-    if (constant_ != 0 || !symbolic_) f(kNoSymbols, constant_);
-    if (symbolic_)
-      for (const auto& [mono, c] : *symbolic_) f(mono, c);
+    if (constant_ != 0 || !poly_) f(kNoSymbols, constant_);
+    if (poly_)
+      for (const auto& [mono, c] : *poly_) f(mono, scale_ * c);
   }
   std::string str() const;
 
@@ -58,11 +58,17 @@ class Dim {
   using Terms = std::map<std::vector<std::string>, int64_t>;
   Terms terms() const;
   static Dim from_terms(Terms t);
+  static const Terms* intern(Terms t);
 
-  // Most dimensions are plain integers: keep those allocation-free and share
-  // the (immutable) symbolic terms between copies.
+  // constant_ + scale_ * (*poly_). A dimension is a plain value, copied
+  // without allocating or counting references: the symbolic part is interned
+  // once for the process, with its coefficients' common factor (and sign)
+  // moved into scale_, so that the polynomials are the few shapes a layer
+  // has (T, B*T, S, P, ...) whatever the model's numbers, and two dimensions
+  // are equal when their three fields are.
   int64_t constant_ = 0;
-  std::shared_ptr<const Terms> symbolic_;
+  int64_t scale_ = 0;  // 0 when constant
+  const Terms* poly_ = nullptr;  // gcd of coefficients 1, first coefficient > 0
 };
 
 // Ranks above four spill to the heap.
