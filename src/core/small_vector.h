@@ -6,22 +6,34 @@
 // allocations were most of the compile time. Larger sizes still work: they
 // move to the heap.
 //
-// Invariant: size() <= N means the elements live in inline_, otherwise all of
-// them live in heap_ (and inline_ holds nothing of interest).
+// Only plain values (trivially copyable: ids, dimensions, pairs of them) are
+// kept, so a copy is one memcpy of the elements in use, and the object is the
+// elements' room plus two 32-bit counts (a node holds three of these).
+//
+// Invariant: capacity_ == N means the elements live in inline_, otherwise all
+// of them live in heap_.
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iterator>
+#include <memory>
+#include <new>  // placement new
 #include <stdexcept>
-#include <vector>
+#include <type_traits>
+#include <utility>
 
 namespace fl {
 
 template <class T, size_t N>
 class SmallVector {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+                "SmallVector keeps plain values: its copies are memcpy");
+  static_assert(N > 0);
+
  public:
   using value_type = T;
   using size_type = size_t;
@@ -41,26 +53,28 @@ class SmallVector {
   SmallVector(It first, It last) {
     for (; first != last; ++first) push_back(*first);
   }
-  SmallVector(const SmallVector&) = default;
-  SmallVector& operator=(const SmallVector&) = default;
-  SmallVector(SmallVector&& o) noexcept : inline_(std::move(o.inline_)), heap_(std::move(o.heap_)), size_(o.size_) {
-    o.heap_.clear();
-    o.size_ = 0;
-  }
-  SmallVector& operator=(SmallVector&& o) noexcept {
-    if (this == &o) return *this;
-    inline_ = std::move(o.inline_);
-    heap_ = std::move(o.heap_);
-    size_ = o.size_;
-    o.heap_.clear();
-    o.size_ = 0;
+  SmallVector(const SmallVector& o) { copy_from(o); }
+  SmallVector& operator=(const SmallVector& o) {
+    if (this != &o) {
+      size_ = 0;
+      copy_from(o);
+    }
     return *this;
   }
+  SmallVector(SmallVector&& o) noexcept { take(o); }
+  SmallVector& operator=(SmallVector&& o) noexcept {
+    if (this != &o) {
+      release();
+      take(o);
+    }
+    return *this;
+  }
+  ~SmallVector() { release(); }
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  T* data() { return size_ <= N ? inline_.data() : heap_.data(); }
-  const T* data() const { return size_ <= N ? inline_.data() : heap_.data(); }
+  T* data() { return on_heap() ? heap_ : reinterpret_cast<T*>(inline_); }
+  const T* data() const { return on_heap() ? heap_ : reinterpret_cast<const T*>(inline_); }
 
   iterator begin() { return data(); }
   iterator end() { return data() + size_; }
@@ -82,19 +96,18 @@ class SmallVector {
   T& back() { return data()[size_ - 1]; }
   const T& back() const { return data()[size_ - 1]; }
 
-  void reserve(size_t) {}  // kept for std::vector's interface; growth is cheap at these sizes
+  void reserve(size_t n) {
+    if (n > capacity_) grow(n);
+  }
 
-  void push_back(T value) {
-    if (size_ < N) {
-      inline_[size_++] = std::move(value);
-      return;
+  void push_back(const T& value) {
+    if (size_ == capacity_) {
+      const T copy = value;  // `value` may be one of ours, which growing moves
+      grow(2 * size_t{capacity_});
+      ::new (data() + size_) T(copy);
+    } else {
+      ::new (data() + size_) T(value);
     }
-    if (size_ == N) {  // spill to the heap
-      heap_.reserve(2 * N + 1);
-      for (T& x : inline_) heap_.push_back(std::move(x));
-      inline_ = {};
-    }
-    heap_.push_back(std::move(value));
     ++size_;
   }
   template <class... Args>
@@ -102,34 +115,25 @@ class SmallVector {
     push_back(T(std::forward<Args>(args)...));
     return back();
   }
-  void pop_back() {
-    if (size_ <= N) {
-      inline_[--size_] = T();
-      return;
-    }
-    heap_.pop_back();
-    if (--size_ == N) {  // back inside
-      std::move(heap_.begin(), heap_.end(), inline_.begin());
-      heap_.clear();
-    }
-  }
+  void pop_back() { --size_; }
   void resize(size_t n, const T& value = T()) {
-    while (size_ > n) pop_back();
-    while (size_ < n) push_back(value);
+    reserve(n);
+    for (size_t i = size_; i < n; ++i) ::new (data() + i) T(value);
+    size_ = static_cast<uint32_t>(n);
   }
-  void clear() { resize(0); }
+  void clear() { size_ = 0; }
 
-  iterator insert(const_iterator pos, T value) {
+  iterator insert(const_iterator pos, const T& value) {
     const auto i = pos - begin();
-    push_back(std::move(value));
+    push_back(value);
     std::rotate(begin() + i, end() - 1, end());
     return begin() + i;
   }
   iterator erase(const_iterator pos) { return erase(pos, pos + 1); }
   iterator erase(const_iterator first, const_iterator last) {
     const auto i = first - begin(), n = last - first;
-    std::move(begin() + i + n, end(), begin() + i);
-    for (auto k = 0; k < n; ++k) pop_back();
+    std::copy(begin() + i + n, end(), begin() + i);
+    size_ -= static_cast<uint32_t>(n);
     return begin() + i;
   }
 
@@ -141,9 +145,48 @@ class SmallVector {
   }
 
  private:
-  std::array<T, N> inline_{};
-  std::vector<T> heap_;
-  size_t size_ = 0;
+  bool on_heap() const { return capacity_ != N; }
+
+  void grow(size_t capacity) {
+    T* bigger = std::allocator<T>().allocate(capacity);
+    if (size_ != 0) std::memcpy(static_cast<void*>(bigger), data(), size_ * sizeof(T));
+    release();
+    heap_ = bigger;
+    capacity_ = static_cast<uint32_t>(capacity);
+  }
+  void release() {
+    if (on_heap()) std::allocator<T>().deallocate(heap_, capacity_);
+    capacity_ = N;
+  }
+  // Into an empty vector (size_ 0).
+  void copy_from(const SmallVector& o) {
+    if (!on_heap() && !o.on_heap())
+      std::memcpy(inline_, o.inline_, sizeof inline_);  // a fixed size: a few moves, no call
+    else {
+      reserve(o.size_);
+      if (o.size_ != 0) std::memcpy(static_cast<void*>(data()), o.data(), o.size_ * sizeof(T));
+    }
+    size_ = o.size_;
+  }
+  // Into an empty vector with no heap room; leaves `o` empty.
+  void take(SmallVector& o) {
+    if (o.on_heap()) {
+      heap_ = o.heap_;
+      capacity_ = o.capacity_;
+      o.capacity_ = N;
+    } else {
+      std::memcpy(inline_, o.inline_, sizeof inline_);
+    }
+    size_ = o.size_;
+    o.size_ = 0;
+  }
+
+  uint32_t size_ = 0;
+  uint32_t capacity_ = N;
+  union {
+    alignas(T) unsigned char inline_[N * sizeof(T)];
+    T* heap_;
+  };
 };
 
 }  // namespace fl

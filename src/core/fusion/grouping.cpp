@@ -32,8 +32,12 @@ KernelKind kind_of_node(Op op) {
   }
 }
 
-// A node's producers (storage node, its group): as many as its operands, held inline.
-using Producers = SmallVector<std::pair<NodeId, int>, 4>;
+// A node's producers: as many as its operands, held inline.
+struct Producer {
+  NodeId storage;
+  int group;
+};
+using Producers = SmallVector<Producer, 4>;
 
 class Partitioner {
  public:
@@ -168,16 +172,20 @@ class Partitioner {
       NodeId s = storage_[static_cast<size_t>(in)];
       if (is_compute(s)) producers.push_back({s, group_of_[static_cast<size_t>(s)]});
     }
-    std::sort(producers.begin(), producers.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    std::sort(producers.begin(), producers.end(), [](auto& a, auto& b) { return a.storage > b.storage; });
 
     // Each producer group, latest first: the first that may take the node
     // does; every other one keeps the reason it cannot, judged before the
     // node joins anything.
     const bool leave_to_reduction = kind(id) == OpKind::Pointwise && feeds_only_reductions(id);
     int chosen = -1;
-    SmallVector<std::pair<int, Boundary>, 4> not_joined;  // (group, why): a node has a few producers
+    struct Refusal {
+      int group;
+      Boundary why;
+    };
+    SmallVector<Refusal, 4> not_joined;  // a node has a few producers
     auto refused = [&](int gi) {
-      return std::find_if(not_joined.begin(), not_joined.end(), [gi](const auto& e) { return e.first == gi; });
+      return std::find_if(not_joined.begin(), not_joined.end(), [gi](const Refusal& e) { return e.group == gi; });
     };
     for (auto [s, gi] : producers) {
       if (gi == chosen || refused(gi) != not_joined.end()) continue;
@@ -201,7 +209,7 @@ class Partitioner {
     // Why each other producer's value must cross HBM into this kernel; the
     // first reason recorded for a tensor stands.
     for (auto [s, gi] : producers)
-      if (gi != chosen) why_.push_back({s, chosen, refused(gi)->second});
+      if (gi != chosen) why_.push_back({s, chosen, refused(gi)->why});
   }
 
   // Why `id` cannot join producer group `gi`, or nothing when it may.

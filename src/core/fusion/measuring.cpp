@@ -36,9 +36,9 @@ double attention_softmax_flops(const Graph& g, const Node& n, int64_t out, const
 
 }  // namespace
 
-std::string node_label(const Node& n) {
+std::string_view node_label(const Node& n) {
   if (n.op == Op::Mul && n.inputs[0] == n.inputs[1]) return "square";
-  return std::string(op_name(n.op));
+  return op_name(n.op);
 }
 
 void add_node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bind, Kernel& k) {
@@ -61,6 +61,8 @@ KernelLayout lay_out_kernels(const Graph& g, const Grouping& grouping, const std
   layout.writes.start.reserve(order.size() + 1);
   std::vector<NodeId> read;    // per kernel: the tensors it reads from HBM, each once (a few)
   std::vector<int> consumers;  // per node: the other groups that read it
+  std::string label;           // per kernel, built here and copied once at its length
+  std::vector<KernelEdge> ends;
   for (int gi : order) {
     const Group& gr = grouping.groups[static_cast<size_t>(gi)];
     Kernel& k = layout.kernels.emplace_back();
@@ -69,9 +71,11 @@ KernelLayout lay_out_kernels(const Graph& g, const Grouping& grouping, const std
     k.kind = gr.kind;
     k.nodes = gr.nodes;
     read.clear();
+    label.clear();
+    ends.clear();
     for (NodeId id : gr.nodes) {
       const Node& n = g.node(id);
-      k.label.append(k.label.empty() ? "" : "+").append(node_label(n));
+      label.append(label.empty() ? "" : "+").append(node_label(n));
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         if (n.op == Op::KVWrite && i == 0) continue;  // the cache is only written, one row
         NodeId s = grouping.storage[static_cast<size_t>(n.inputs[i])];
@@ -95,10 +99,12 @@ KernelLayout lay_out_kernels(const Graph& g, const Grouping& grouping, const std
       const NodeId written = g.node(id).op == Op::KVWrite ? g.node(id).inputs[1] : id;  // a cache write: its new rows
       writes.push_back({written, written});
       for (int cg : consumers) {
-        k.ends.push_back({id, index_of[static_cast<size_t>(cg)], grouping.why_crossing(id, cg)});
+        ends.push_back({id, index_of[static_cast<size_t>(cg)], grouping.why_crossing(id, cg)});
       }
-      if (is_out) k.ends.push_back({id, -1, Boundary::GraphOutput});
+      if (is_out) ends.push_back({id, -1, Boundary::GraphOutput});
     }
+    k.label = label;
+    k.ends.assign(ends.begin(), ends.end());
     layout.reads.start.push_back(reads.size());
     layout.writes.start.push_back(writes.size());
   }

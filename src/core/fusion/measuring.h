@@ -5,6 +5,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/fusion/grouping.h"
@@ -12,7 +13,7 @@
 namespace fl::fusion {
 
 // A node's name in a kernel's label ("square" for x * x).
-std::string node_label(const Node& n);
+std::string_view node_label(const Node& n);
 // Adds what node `n` (of `out` elements) computes to k's FLOPs, on tensor cores or not.
 void add_node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bind, Kernel& k);
 
