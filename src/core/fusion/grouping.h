@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/fusion.h"
+#include "core/small_vector.h"
 
 namespace fl::fusion {
 
@@ -32,7 +33,7 @@ struct Group {
   KernelKind kind;
   Extent space;  // the loop: matmul output, pointwise output, or a reduction's input
   Extent rows;   // rowwise: its rows
-  std::vector<NodeId> nodes;  // in graph order
+  SmallVector<NodeId, 4> nodes;  // in graph order; most kernels have a few
 };
 
 // Every node reading each storage node, directly or through views, in graph

@@ -69,7 +69,7 @@ KernelLayout lay_out_kernels(const Graph& g, const Grouping& grouping, const std
     std::vector<Traffic>& reads = layout.reads.list;
     std::vector<Traffic>& writes = layout.writes.list;
     k.kind = gr.kind;
-    k.nodes = gr.nodes;
+    k.nodes.assign(gr.nodes.begin(), gr.nodes.end());
     read.clear();
     label.clear();
     ends.clear();
