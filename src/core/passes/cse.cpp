@@ -6,7 +6,8 @@
 // Inputs and params are distinct tensors even when equal in shape; constants
 // are equal only when both carry equal values (a shape-only constant could
 // hold anything, so it is never merged).
-#include <unordered_map>
+#include <optional>
+#include <vector>
 
 #include "core/passes/passes.h"
 
@@ -48,12 +49,44 @@ struct KeyEq {
   }
 };
 
+// The keys seen, in an open-addressing table made once per pass: a
+// node-based hash map allocated an entry for every node of every graph.
+class Seen {
+ public:
+  explicit Seen(size_t keys) {
+    size_t n = 8;
+    while (n < 2 * keys) n *= 2;  // at most half full
+    slots_.resize(n);
+  }
+  // The node kept for a key equal to `k`, if one was inserted.
+  std::optional<NodeId> find(const Key& k, size_t hash) const {
+    for (size_t i = hash & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& s = slots_[i];
+      if (!s.key.node) return std::nullopt;
+      if (s.hash == hash && KeyEq{}(s.key, k)) return s.id;
+    }
+  }
+  // After find(k, hash) found nothing.
+  void insert(Key k, size_t hash, NodeId id) {
+    size_t i = hash & (slots_.size() - 1);
+    while (slots_[i].key.node) i = (i + 1) & (slots_.size() - 1);
+    slots_[i] = {hash, std::move(k), id};
+  }
+
+ private:
+  struct Slot {
+    size_t hash = 0;
+    Key key{nullptr, {}};  // key.node null: empty
+    NodeId id = -1;
+  };
+  std::vector<Slot> slots_;
+};
+
 }  // namespace
 
 PassResult cse(const Graph& g) {
   Rebuilder rb(g);
-  std::unordered_map<Key, NodeId, KeyHash, KeyEq> seen;
-  seen.reserve(g.size());
+  Seen seen(g.size());
   int rewrites = 0;
   for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
     const Node& n = g.node(id);
@@ -63,12 +96,13 @@ PassResult cse(const Graph& g) {
     }
     Key key{&n, {}};
     for (NodeId i : n.inputs) key.inputs.push_back(rb[i]);
-    if (auto it = seen.find(key); it != seen.end()) {
-      rb.map(id, it->second);
+    const size_t hash = KeyHash{}(key);
+    if (auto earlier = seen.find(key, hash)) {
+      rb.map(id, *earlier);
       ++rewrites;
       continue;
     }
-    seen.emplace(std::move(key), rb.copy(id));
+    seen.insert(std::move(key), hash, rb.copy(id));
   }
   return {rb.finish(), rewrites};
 }
