@@ -3,6 +3,7 @@
 // runs the passes once.
 #include <catch2/catch.hpp>
 
+#include "core/analysis.h"
 #include "core/compiled.h"
 #include "core/fusion/plan.h"
 #include "core/model.h"
@@ -105,6 +106,30 @@ TEST_CASE("a compiled phase is kept until what its trace depends on changes") {
     compiler.phase(changed, false);
     CHECK(compiler.compilations() == before + 1);
   }
+}
+
+TEST_CASE("analyze with a kept compiler says what a fresh analysis says, edit after edit") {
+  // The JS API keeps one compiler across calls: each answer must be the one
+  // `fusionlab --json` gives for that configuration alone.
+  PhaseCompiler compiler;
+  const std::vector<std::vector<Setting>> edits{
+      {{"demo", "2"}},
+      {{"demo", "2"}, {"tokens", "16"}},
+      {{"demo", "2"}, {"tokens", "8192"}, {"batch", "4"}, {"hardware", "b200"}},
+      {{"demo", "3"}, {"kv_len", "100"}},
+      {{"demo", "3"}, {"kv_len", "32768"}, {"lang", "zh"}},
+      {{"demo", "2"}, {"d", "2048"}, {"heads", "16"}},
+      {{"demo", "2"}, {"tokens", "512"}, {"attention", "sdpa"}, {"compiler", "inductor"}, {"hardware", "h200"}},
+      {{"demo", "3"}, {"model", "llama-3.1-70b"}, {"layers", "all"}},
+      {{"demo", "1"}},
+      {{"demo", "2"}},
+  };
+  for (const std::vector<Setting>& edit : edits) {
+    const AnalysisConfig c = config_from_settings(edit);
+    INFO(edit.front().second << ", " << edit.size() << " settings");
+    CHECK(analyze(c, compiler) == analyze(c));
+  }
+  CHECK(compiler.compilations() == 6);  // prefill, decode, the smaller layer, sdpa, the 70B's decode, prefill again
 }
 
 TEST_CASE("a sweep of T, of S or of the batch compiles the phase once") {

@@ -1,5 +1,7 @@
 #include "core/analysis.h"
 
+#include "core/compiled.h"
+
 #include "core/demos/demos.h"
 #include "core/presets.h"
 #include "core/report_json.h"
@@ -85,11 +87,16 @@ void validate(const AnalysisConfig& c) {
 }
 
 std::string analyze(const AnalysisConfig& c) {
+  PhaseCompiler compiler;
+  return analyze(c, compiler);
+}
+
+std::string analyze(const AnalysisConfig& c, PhaseCompiler& compiler) {
   validate(c);
   switch (c.demo) {
     case 1: return json_text(kernels_report(c));
-    case 2: return json_text(prefill_report(c));
-    case 3: return json_text(decode_report(c));
+    case 2: return json_text(prefill_report(c, compiler.phase(c, false)));
+    case 3: return json_text(decode_report(c, compiler.phase(c, true)));
     default: return json_text(ablation_report(c));
   }
 }

@@ -71,4 +71,11 @@ void validate(const AnalysisConfig& cfg);
 // observations: [{id, text}]: the id names the claim (stable), the text says it with the numbers.
 std::string analyze(const AnalysisConfig& cfg);
 
+// The same, with demo 2's and 3's graphs compiled by `compiler`, which keeps
+// them until what the trace depends on changes: calls that differ only in T,
+// S, the batch or the GPU, as a script's sweep makes, trace, optimise and
+// plan fusion once.
+class PhaseCompiler;
+std::string analyze(const AnalysisConfig& cfg, PhaseCompiler& compiler);
+
 }  // namespace fl

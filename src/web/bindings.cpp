@@ -35,10 +35,11 @@ json parse_object(const std::string& text) {
   return j;
 }
 
-// analyze(config) -> the object fl::analyze returns for config.demo (2 if none).
+// analyze(config) -> the object fl::analyze returns for config.demo (2 if none); the
+// graphs of the last model analysed are kept for the next call.
 std::string analyze_json(const std::string& config_text) {
   try {
-    return result_reply(analyze(config_from_settings(JsonPairs(parse_object(config_text)), 2)));
+    return result_reply(analyze(config_from_settings(JsonPairs(parse_object(config_text)), 2), Page().api_compiler));
   } catch (const ConfigError& e) {
     return error_reply(e.what(), ErrorOf(e, Lang::En).field);
   } catch (const std::exception& e) {

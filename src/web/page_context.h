@@ -32,6 +32,9 @@ struct PageContext {
   TouchState touch;
   InputState input;
   std::unique_ptr<ChartRenderer> charts;  // made on first use, dropped with a lost WebGL context
+  // The JS API's analyze(): its own, so that a script's calls for another
+  // model leave the page's compiled graphs (state.compiler) in place.
+  PhaseCompiler api_compiler;
 };
 
 // Makes `page` the one Page() returns: before anything draws or the JS API is called.
