@@ -12,11 +12,13 @@ namespace fl {
 
 namespace {
 
+// A node to build: the attributes and shape are read where they are (the
+// source node's, or a rule's, which outlive the build).
 struct Term {
   Op op;
   NodeInputs in;
-  Attrs attrs;
-  Shape shape;
+  const Attrs& attrs;
+  const Shape& shape;
   DType dtype;  // kept where the operands do not decide it (an embedding's)
 };
 
@@ -30,6 +32,8 @@ class Simplifier {
   int rewrites = 0;
 
   NodeId build(const Term& t);
+  // The first rule's replacement for `t`, if one applies.
+  std::optional<NodeId> rewrite(const Term& t);
   const Node& at(NodeId id) { return rb.out().node(id); }
   std::optional<double> scalar(NodeId id) {
     const Node& n = at(id);
@@ -98,12 +102,17 @@ std::optional<NodeId> view_chains(Simplifier& s, const Term& t) {
 
 constexpr Rule kRules[] = {identity_operand, div_by_constant, fold_scalar_products, double_negation, view_chains};
 
-NodeId Simplifier::build(const Term& t) {
+std::optional<NodeId> Simplifier::rewrite(const Term& t) {
   for (Rule rule : kRules)
     if (auto r = rule(*this, t)) {
       ++rewrites;
-      return *r;
+      return r;
     }
+  return std::nullopt;
+}
+
+NodeId Simplifier::build(const Term& t) {
+  if (auto r = rewrite(t)) return *r;
   return rb.out().add(t.op, t.in, t.attrs, t.shape, t.dtype);
 }
 
@@ -120,7 +129,10 @@ PassResult simplify(const Graph& g) {
     }
     Term t{n.op, {}, n.attrs, n.shape, n.dtype};
     for (NodeId i : n.inputs) t.in.push_back(s.rb[i]);
-    s.rb.map(id, s.build(t));
+    // No rule: the node as it was, its operands remapped (a rule's
+    // replacement has the shape and dtype of what it replaces).
+    if (auto r = s.rewrite(t)) s.rb.map(id, *r);
+    else s.rb.copy(id);
   }
   return {s.rb.finish(), s.rewrites};
 }
