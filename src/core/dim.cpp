@@ -97,8 +97,7 @@ Dim Dim::operator*(const Dim& o) const {
   return d;
 }
 
-int64_t Dim::eval(const Binding& b) const {
-  if (!poly_) return constant_;
+int64_t Dim::eval_symbolic(const Binding& b) const {
   int64_t sum = 0;
   for (const auto& [mono, c] : *poly_) {
     int64_t v = c;

@@ -39,8 +39,8 @@ class Dim {
 
   bool is_constant() const { return !poly_; }
   // The value of a constant dimension; throws UnboundSymbol on a symbolic one.
-  int64_t constant() const { return eval({}); }
-  int64_t eval(const Binding& b) const;
+  int64_t constant() const { return poly_ ? eval_symbolic({}) : constant_; }
+  int64_t eval(const Binding& b) const { return poly_ ? eval_symbolic(b) : constant_; }
   std::vector<std::string> symbols() const;
   // f(symbols, coefficient) for each of the polynomial's terms: its symbols
   // repeated for powers, the constant term (first) with no symbols.
@@ -59,6 +59,7 @@ class Dim {
   Terms terms() const;
   static Dim from_terms(Terms t);
   static const Terms* intern(Terms t);
+  int64_t eval_symbolic(const Binding& b) const;
 
   // constant_ + scale_ * (*poly_). A dimension is a plain value, copied
   // without allocating or counting references: the symbolic part is interned
