@@ -29,9 +29,9 @@ Graph Rebuilder::finish() {
   std::vector<NodeId> outs;
   for (NodeId o : src_.outputs()) outs.push_back((*this)[o]);
   out_.set_outputs(std::move(outs));
-  std::vector<char> live = live_nodes(out_);
-  if (std::find(live.begin(), live.end(), 0) == live.end()) return std::move(out_);
-  return remove_dead(std::move(out_)).graph;
+  const std::vector<char> live = live_nodes(out_);
+  if (std::find(live.begin(), live.end(), 0) != live.end()) out_.keep_only(live);
+  return std::move(out_);
 }
 
 PassResult remove_dead(Graph g) {
