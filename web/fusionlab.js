@@ -10,6 +10,8 @@
 //                                         weights_dtype, attention, matmul_tflops, other_tflops,
 //                                         bandwidth_tbs, launch_us, graph_launch_us, memory_gb.
 //                                         Throws an Error (with .field, the key) if invalid.
+//                                         Keeps the last model's compiled graphs: calls that change
+//                                         only tokens, kv_len, batch or the GPU trace and fuse once.
 //   fusionlab.sweep({demo: 2, sweep: "tokens", points: 64, from: 1, to: 131072, ...config})
 //                                         the object `fusionlab --sweep tokens --json ...` prints:
 //                                         the four partitions at each point, and where the picture
