@@ -30,6 +30,9 @@ TEST_CASE("a small vector keeps its elements inline and spills past N") {
   v.resize(5, 7);
   CHECK(items(v) == std::vector<int>{1, 5, 9, 7, 7});
   CHECK_THROWS_AS(v.at(5), std::out_of_range);
+  v.resize(30, v[1]);  // filled with one of its own, while the heap grows
+  CHECK(v.size() == 30);
+  CHECK(v.back() == 5);
 }
 
 TEST_CASE("small vectors copy and move inline and heap elements alike") {

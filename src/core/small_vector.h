@@ -117,8 +117,9 @@ class SmallVector {
   }
   void pop_back() { --size_; }
   void resize(size_t n, const T& value = T()) {
+    const T fill = value;  // `value` may be one of ours, which growing moves
     reserve(n);
-    for (size_t i = size_; i < n; ++i) ::new (data() + i) T(value);
+    for (size_t i = size_; i < n; ++i) ::new (data() + i) T(fill);
     size_ = static_cast<uint32_t>(n);
   }
   void clear() { size_ = 0; }
