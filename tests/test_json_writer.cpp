@@ -74,3 +74,25 @@ TEST_CASE("JsonWriter refuses keys out of order and keys in an array") {
   w.begin_array();
   CHECK_THROWS_AS(w.key("d"), std::logic_error);
 }
+
+TEST_CASE("JsonWriter writes whole numbers as dump() does, at every magnitude") {
+  std::vector<double> values{0.0, -0.0, 1.0, -1.0, 12.0, 4096.0, 3.35e12, 9.89e14, 999999999999999.0, -999999999999999.0,
+                             1e15, 1e15 + 1, 1234567890123456.0, 9007199254740992.0, 1e21, 0.5, 1e15 - 0.5};
+  uint64_t state = 7;  // splitmix64: whole numbers of 1 to 17 digits, both signs
+  for (int i = 0; i < 3000; ++i) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const double magnitude = std::pow(10.0, static_cast<double>(z % 17));
+    const double v = std::floor(static_cast<double>(z >> 11) * 0x1.0p-53 * magnitude * 10);
+    values.push_back(z & 1 ? -v : v);
+  }
+  for (double d : values) {
+    std::string text;
+    JsonWriter w(text, -1);
+    w.value(d);
+    INFO(d);
+    CHECK(text == nlohmann::json(d).dump());
+  }
+}

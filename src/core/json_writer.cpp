@@ -123,6 +123,14 @@ void JsonWriter::null() {
 void JsonWriter::value(double d) {
   if (!std::isfinite(d)) return null();
   element();
+  // A whole number under 1e15 (byte counts, sizes): dump() writes its digits
+  // and ".0", which needs no search for the shortest digits. -0.0 is not one.
+  if (std::fabs(d) < 1e15 && d == std::trunc(d) && !(d == 0 && std::signbit(d))) {
+    char digits[24];
+    out_.append(digits, static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, static_cast<int64_t>(d)).ptr - digits));
+    out_.append(".0");
+    return;
+  }
   char buffer[64];
   const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, d);
   out_.append(buffer, static_cast<size_t>(end - buffer));
