@@ -285,6 +285,80 @@ TEST_CASE("inductor, gpt-fast's setting with attention written out: the measured
   CHECK(names == measured_names);
 }
 
+TEST_CASE("inductor, max-autotune's templates where autotuning chose them: the measured kernels, in order, named as launched") {
+  std::ifstream in(std::string(FUSIONLAB_DATA_DIR) + "/measured/h200-inductor/probe/max-autotune-prefill.json");
+  REQUIRE(in);
+  const nlohmann::json probe = nlohmann::json::parse(in);
+  // The probe's configuration (its README): Llama-3.1-8B, prefill at T = 2048, batch 1, math attention.
+  REQUIRE(probe["config"]["d"] == 4096);
+  REQUIRE(probe["mode"] == "max-autotune");
+  const nlohmann::json rec = {{"model", "llama-3.1-8b"}, {"phase", "prefill"}, {"attention", "math"}, {"mode", "max-autotune"},
+                              {"batch", 1}, {"T", probe["T"]}, {"S", 0}};
+  const Graph g = compiled_graph(rec);
+  // The benchmark's choice in that run (its output code): templates for k, v and p·v, cuBLAS for the rest.
+  inductor::Options opt;
+  std::vector<Origin> asked;
+  opt.use_template = [&](const inductor::Gemm& m) {
+    const Origin o = g.node(m.node).origin;
+    asked.push_back(o);
+    if (o == Origin::KProj || o == Origin::VProj) CHECK((m.batch == 1 && m.m == 2048 && m.n == 1024 && m.k == 4096));
+    if (o == Origin::AttnValues) CHECK((m.batch == 32 && m.m == 2048 && m.n == 128 && m.k == 2048));
+    return o == Origin::KProj || o == Origin::VProj || o == Origin::AttnValues;
+  };
+  const std::vector<inductor::Kernel> ks = inductor::schedule(g, Binding{}, opt);
+  CHECK(asked.size() == 9);  // q, k, v, q·kᵀ, p·v, o, gate, up, down
+  std::vector<std::string> ours, measured;
+  for (const inductor::Kernel& k : ks) ours.push_back(std::string(inductor::kernel_kind_name(k.kind)));
+  for (const auto& l : probe["launches"]) measured.push_back(kind_of_launch(l.get<std::string>()));
+  INFO("measured: " << joined(measured));
+  INFO("ours:     " << joined(ours));
+  CHECK(ours == measured);
+  // None absorbed anything (k's reader rotates it, v's repeats it, p·v's
+  // transposes it): each template computes its matmul alone and says why.
+  for (const inductor::Kernel& k : ks) {
+    if (k.kind != inductor::KernelKind::Template) continue;
+    CHECK(k.computes.size() == 1);
+    for (const inductor::End& e : k.ends)
+      CHECK((e.why == inductor::Refusal::MemoryDeps || e.why == inductor::Refusal::LoopsMismatch || e.why == inductor::Refusal::TemplateFusion));
+  }
+  // The names: k's and v's template is one kernel launched twice; p·v's lists
+  // the softmax's output and v's repeat, whose values were realized for it.
+  const AnalysisConfig c = config_from_settings({{"demo", "2"}, {"hardware", "h200"}, {"attention", "math"}, {"tokens", probe["T"].dump()}}, 2);
+  std::vector<std::string> names, measured_names;
+  for (const Kernel& k : inductor::inductor_partition(PartitionId::Inductor, c.traced_graph(false), c.binding(), c.hw, opt).kernels)
+    names.push_back(k.name);
+  for (const auto& l : probe["launches"]) measured_names.push_back(l.get<std::string>());
+  CHECK(names == measured_names);
+}
+
+TEST_CASE("inductor, max-autotune: a template takes a pointwise epilogue that reads its output where it writes it") {
+  // Every matmul a template: the down projection's reader is the residual
+  // add, read at the template's own indices, so it becomes its epilogue.
+  const nlohmann::json rec = {{"model", "llama-3.1-8b"}, {"phase", "prefill"}, {"attention", "math"}, {"mode", "max-autotune"},
+                              {"batch", 1}, {"T", 512}, {"S", 0}};
+  const Graph g = compiled_graph(rec);
+  inductor::Options opt;
+  opt.use_template = [](const inductor::Gemm&) { return true; };
+  const std::vector<inductor::Kernel> ks = inductor::schedule(g, Binding{}, opt);
+  const std::vector<inductor::Kernel> plain = inductor::schedule(g, Binding{});
+  int with_epilogue = 0;
+  for (const inductor::Kernel& k : ks) {
+    CHECK(k.kind != inductor::KernelKind::Mm);
+    CHECK(k.kind != inductor::KernelKind::Bmm);
+    if (k.kind != inductor::KernelKind::Template || k.computes.size() == 1) continue;
+    ++with_epilogue;
+    int matmuls = 0;
+    for (NodeId id : k.computes) matmuls += g.node(id).op == Op::MatMul;
+    CHECK(matmuls == 1);  // one template a kernel
+    for (NodeId id : k.computes) CHECK(op_kind(g.node(id).op) != OpKind::Reduction);  // epilogues are pointwise
+  }
+  CHECK(with_epilogue > 0);
+  CHECK(ks.size() < plain.size());  // an epilogue is a launch fewer
+  // The last residual add went into the down projection's template.
+  CHECK(ks.back().kind == inductor::KernelKind::Template);
+  CHECK(plain.back().kind == inductor::KernelKind::Pointwise);
+}
+
 TEST_CASE("inductor: every value that leaves a kernel for another says why, in Inductor's terms") {
   using inductor::KernelKind;
   using inductor::Refusal;

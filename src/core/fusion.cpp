@@ -45,6 +45,7 @@ constexpr BoundaryInfo kBoundaryInfo[] = {
     {"inductor_memory_deps", Text::WhyInductorMemoryDeps},
     {"inductor_max_fusion_size", Text::WhyInductorMaxFusionSize},
     {"inductor_no_shared_data", Text::WhyInductorNoSharedData},
+    {"inductor_template_fusion", Text::WhyInductorTemplateFusion},
 };
 static_assert(std::size(kBoundaryInfo) == std::size(kBoundaries));
 

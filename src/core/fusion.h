@@ -36,12 +36,14 @@ enum class Boundary {
   InductorMemoryDeps,      // the reader needs values at other indices
   InductorMaxFusionSize,   // more nodes than max_fusion_size
   InductorNoSharedData,    // too little shared data to fuse for
+  InductorTemplateFusion,  // a matmul template takes only a pointwise epilogue of its output
 };
 inline constexpr Boundary kBoundaries[] = {
     Boundary::FusionOff,         Boundary::MatmulNoPrologue,       Boundary::ReductionAfterMatmul, Boundary::OpaqueKernel,
     Boundary::IterationSpace,    Boundary::OneAnchorPerKernel,     Boundary::WouldCycle,           Boundary::GraphOutput,
     Boundary::SwitchedOff,       Boundary::InductorExtern,         Boundary::InductorSplitReduction, Boundary::InductorLoops,
-    Boundary::InductorMemoryDeps, Boundary::InductorMaxFusionSize, Boundary::InductorNoSharedData};
+    Boundary::InductorMemoryDeps, Boundary::InductorMaxFusionSize, Boundary::InductorNoSharedData,
+    Boundary::InductorTemplateFusion};
 std::string_view boundary_name(Boundary b);  // "fusion_off", ...: stable, for JSON
 Text boundary_text(Boundary b);               // why the value crosses HBM, as the page and the CLI say it
 

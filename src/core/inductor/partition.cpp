@@ -20,7 +20,7 @@ fl::KernelKind lecture_kind(KernelKind k) {
   switch (k) {
     case KernelKind::Pointwise: return fl::KernelKind::Pointwise;
     case KernelKind::Looped: case KernelKind::Persistent: return fl::KernelKind::Rowwise;
-    case KernelKind::Mm: case KernelKind::Bmm: return fl::KernelKind::MatMul;
+    case KernelKind::Mm: case KernelKind::Bmm: case KernelKind::Template: return fl::KernelKind::MatMul;
     case KernelKind::Sdpa: return fl::KernelKind::Attention;
   }
   return fl::KernelKind::Pointwise;
@@ -88,8 +88,10 @@ bool scores_scale(const Graph& g, NodeId id) {
 // result, a batched matmul's a view of aten.bmm's 3-D one. `in_triton`: the
 // nodes the partition's Triton kernels compute (a GEMV under gpt-fast's
 // setting, a norm's mean), whose loads elsewhere name them too.
+// `heads_views`: list the heads' views of what it computes (not for a
+// template, whose origins are its matmul's and its inputs').
 std::vector<std::string_view> origin_names(const Graph& g, const std::vector<NodeId>& computes,
-                                           const std::set<NodeId>& in_triton, bool online_softmax) {
+                                           const std::set<NodeId>& in_triton, bool online_softmax, bool heads_views = true) {
   const std::set<NodeId> here(computes.begin(), computes.end()), silu = silu_nodes(g, computes);
   std::vector<std::string_view> ops;
   if (!silu.empty()) ops.push_back("silu");
@@ -146,7 +148,7 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
   };
   for (NodeId id = 0; id < static_cast<NodeId>(g.size()); ++id) {
     const Node& v = g.node(id);
-    if (heads_view(v) && !here.count(id) && here.count(v.inputs[0]))
+    if (heads_views && heads_view(v) && !here.count(id) && here.count(v.inputs[0]))
       for (std::string_view a : aten_names(v)) ops.push_back(a);
     // An operand SDPA reads as computed (not through the KV cache's write) is
     // realized as SDPA is lowered: its kernel lists SDPA's origins, the
@@ -163,7 +165,7 @@ std::vector<std::string_view> origin_names(const Graph& g, const std::vector<Nod
   return ops;
 }
 
-// triton_{poi|red|per}_fused_<sorted ATen ops>_<n>, or the extern call.
+// triton_{poi|red|per|tem}_fused_<sorted ATen ops>_<n>, or the extern call.
 std::string kernel_name(const Graph& g, const Kernel& k, int triton_index, const std::set<NodeId>& in_triton,
                         const Options& opt) {
   switch (k.kind) {
@@ -172,9 +174,10 @@ std::string kernel_name(const Graph& g, const Kernel& k, int triton_index, const
     case KernelKind::Sdpa: return "torch.ops.aten._scaled_dot_product_cudnn_attention.default";
     default: break;
   }
-  std::vector<std::string_view> ops = origin_names(g, k.computes, in_triton, opt.pattern_matching);
+  const bool heads_views = k.kind != KernelKind::Template;
+  std::vector<std::string_view> ops = origin_names(g, k.computes, in_triton, opt.pattern_matching, heads_views);
   if (!k.also_named_after.empty()) {
-    const std::vector<std::string_view> source = origin_names(g, k.also_named_after, in_triton, opt.pattern_matching);
+    const std::vector<std::string_view> source = origin_names(g, k.also_named_after, in_triton, opt.pattern_matching, heads_views);
     ops.insert(ops.end(), source.begin(), source.end());
   }
   for (NodeId gemv : k.named_for) ops.push_back(aten_names(g.node(gemv)).front());
@@ -198,6 +201,7 @@ Boundary boundary_of(Refusal r) {
     case Refusal::NoSharedData: return Boundary::InductorNoSharedData;
     case Refusal::WouldCycle: return Boundary::WouldCycle;
     case Refusal::Output: return Boundary::GraphOutput;
+    case Refusal::TemplateFusion: return Boundary::InductorTemplateFusion;
   }
   return Boundary::WouldCycle;
 }
@@ -228,8 +232,8 @@ Partition inductor_partition(PartitionId id, const Graph& traced, const Binding&
   std::map<std::string, std::string> generated;  // a Triton kernel's code signature -> its name
   const std::vector<Kernel> scheduled = schedule(*graph, bind, opt);
   std::set<NodeId> in_triton;
-  for (const Kernel& ik : scheduled)
-    if (ik.kind != KernelKind::Mm && ik.kind != KernelKind::Bmm && ik.kind != KernelKind::Sdpa)
+  for (const Kernel& ik : scheduled)  // a template's output is read as an extern's is
+    if (ik.kind != KernelKind::Mm && ik.kind != KernelKind::Bmm && ik.kind != KernelKind::Sdpa && ik.kind != KernelKind::Template)
       in_triton.insert(ik.computes.begin(), ik.computes.end());
   for (const Kernel& ik : scheduled) {
     fl::Kernel k;

@@ -21,6 +21,7 @@ std::string_view kernel_kind_name(KernelKind k) {
     case KernelKind::Mm: return "mm";
     case KernelKind::Bmm: return "bmm";
     case KernelKind::Sdpa: return "sdpa";
+    case KernelKind::Template: return "tem";
   }
   return "?";
 }
@@ -59,6 +60,7 @@ using Load = std::tuple<NodeId, NodeId, int>;
 // a view, or one of a split reduction's two kernels. Externs are units too.
 struct Unit {
   bool triton = true;
+  bool templated = false;       // a matmul as a Triton template (max-autotune)
   bool copy = false;
   bool mask_bias = false;       // a boolean mask turned into SDPA's float bias
   std::vector<NodeId> also_named_after;  // see Kernel::also_named_after
@@ -85,6 +87,7 @@ class Scheduler {
   }
 
   std::vector<Kernel> run() {
+    choose_templates();
     pos_ = program_position();
     realize();
     build_units();
@@ -102,6 +105,7 @@ class Scheduler {
   std::vector<std::set<Load>> loads_;  // of each pointwise node's body, its unrealized producers inlined
   std::vector<NodeId> realized_for_;   // the GEMV whose lowering stored a pointwise value to re-read it, or -1
   std::vector<Unit> units_;
+  std::vector<char> templated_;          // matmuls max-autotune makes Triton templates
   std::vector<int> pos_;                 // program position of each node (program_position)
   std::vector<std::pair<int, int>> registered_;  // of each realized node (Unit::registered)
   std::map<NodeId, int64_t> copy_key_;  // view read by an extern -> its copy's buffer key
@@ -166,6 +170,23 @@ class Scheduler {
     for (NodeId u : users_[static_cast<size_t>(id)]) {
       if (role(u) == Role::View) readers(u, out);
       else out.push_back({u, id});
+    }
+  }
+
+  // max-autotune's choice, asked once for each matmul that stays a matmul.
+  void choose_templates() {
+    templated_.assign(g_.size(), 0);
+    if (!opt_.use_template) return;
+    for (NodeId id = 0; id < static_cast<NodeId>(g_.size()); ++id) {
+      if (g_.node(id).op != Op::MatMul || gemv(id)) continue;
+      const std::vector<int64_t>& out = shape_[static_cast<size_t>(id)];
+      Gemm gemm{id};
+      gemm.n = out.back();
+      gemm.k = shape_[static_cast<size_t>(g_.node(id).inputs[0])].back();
+      const bool linear = g_.node(storage(g_.node(id).inputs[1])).op == Op::Param;  // nn.Linear: rows of every batch in one mm
+      gemm.m = linear ? numel_[static_cast<size_t>(id)] / gemm.n : out[out.size() - 2];
+      gemm.batch = numel_[static_cast<size_t>(id)] / (gemm.m * gemm.n);
+      templated_[static_cast<size_t>(id)] = opt_.use_template(gemm);
     }
   }
 
@@ -307,10 +328,20 @@ class Scheduler {
       const Role r = role(id);
       if (r == Role::Extern) {
         Unit u;
-        u.triton = false;
+        u.triton = templated_[static_cast<size_t>(id)] != 0;
+        u.templated = u.triton;
+        if (u.templated) u.numel = numel_[static_cast<size_t>(id)];  // its loops: one program per output tile
         u.anchor = id;
         u.registered = registered_[static_cast<size_t>(id)];
         u.body = {id};
+        // A template's origins include those of the values realized as it is lowered.
+        for (size_t arg = 0; u.templated && arg < g_.node(id).inputs.size(); ++arg) {
+          const NodeId s = storage(g_.node(id).inputs[arg]);
+          if (role(s) == Role::Pointwise && registered_[static_cast<size_t>(s)] == std::pair{pos_[static_cast<size_t>(id)], static_cast<int>(arg)}) {
+            const Unit source = realized_unit(s);
+            u.also_named_after.insert(u.also_named_after.end(), source.body.begin(), source.body.end());
+          }
+        }
         const NodeInputs& ins = g_.node(id).inputs;
         for (size_t arg = 0; arg < ins.size(); ++arg)
           u.reads.insert(bias_key_.count(id) && arg == arity(g_.node(id).op) ? bias_key_.at(id) : read_key(ins[arg]));
@@ -349,6 +380,7 @@ class Scheduler {
         u.body.push_back(s);
       } else {
         u.reads.insert(buffer_key(s));
+        if (!same_index(view)) u.shifted.insert(buffer_key(s));
       }
       for (NodeId v : copied_views(view)) u.body.push_back(v);
       // Lowering the view the extern reads realized the source to read it again: the copy was made from its body.
@@ -407,6 +439,7 @@ class Scheduler {
     int64_t numel = 0, rnumel = 1;
     size_t nodes = 0;
     bool inner = true;  // of its reduction, if any
+    bool templated = false;  // a matmul template and its epilogue
   };
   std::vector<Group> groups_;
 
@@ -469,6 +502,15 @@ class Scheduler {
     const Group &ga = groups_[static_cast<size_t>(a)], &gb = groups_[static_cast<size_t>(b)];
     const Unit &ua = units_[static_cast<size_t>(ga.units.front())], &ub = units_[static_cast<size_t>(gb.units.front())];
     if (!ua.triton || !ub.triton) return Refusal::Extern;
+    if (ga.templated || gb.templated) {
+      // The scheduler fuses into a template only an epilogue: a pointwise
+      // reader of its output that it does not feed.
+      const Group &t = ga.templated ? ga : gb, &other = ga.templated ? gb : ga;
+      auto feeds = [](const Group& from, const Group& to) {
+        return std::any_of(from.writes.begin(), from.writes.end(), [&](int64_t w) { return to.reads.count(w) != 0; });
+      };
+      if ((ga.templated && gb.templated) || other.rnumel > 1 || !feeds(t, other) || feeds(other, t)) return Refusal::TemplateFusion;
+    }
     if (ga.nodes + gb.nodes > opt_.max_fusion_size) return Refusal::MaxFusionSize;
     if (!loops_match(ga, gb)) return Refusal::LoopsMismatch;
     // A reader at other indices than the writer's would need values another program computes.
@@ -485,7 +527,7 @@ class Scheduler {
   void fuse() {
     for (size_t i = 0; i < units_.size(); ++i) {
       const Unit& u = units_[i];
-      groups_.push_back({{static_cast<int>(i)}, u.reads, u.writes, u.shifted, u.numel, u.rnumel, u.body.size(), u.inner});
+      groups_.push_back({{static_cast<int>(i)}, u.reads, u.writes, u.shifted, u.numel, u.rnumel, u.body.size(), u.inner, u.templated});
     }
     for (bool merged = true; merged;) {
       merged = false;
@@ -515,6 +557,7 @@ class Scheduler {
         into.inner = from.inner;
       }
       into.nodes += from.nodes;
+      into.templated = into.templated || from.templated;
       from = Group{};
       merged = true;
     }
@@ -642,6 +685,7 @@ class Scheduler {
       Kernel k;
       k.ends = ends_of(gi, order);
       k.kind = !first.triton              ? first.extern_kind
+               : gr.templated             ? KernelKind::Template
                : gr.rnumel <= 1           ? KernelKind::Pointwise
                : gr.rnumel <= (gr.inner ? kPersistentMaxRow : kPersistentMaxOtherRow) ? KernelKind::Persistent
                                                                                       : KernelKind::Looped;

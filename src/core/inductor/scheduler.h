@@ -15,10 +15,14 @@
 //    would make a kernel wait on itself.
 // A row longer than 8192 with fewer rows than twice the GPU's SMs is reduced
 // in two kernels (a split reduction), and a softmax over it in five.
+// Under max-autotune a matmul may be a Triton template instead of a cuBLAS
+// call: it then takes a pointwise epilogue that reads its output where it
+// writes it, and nothing else.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -33,8 +37,9 @@ enum class KernelKind {
   Mm,          // extern_kernels.mm (cuBLAS)
   Bmm,         // extern_kernels.bmm
   Sdpa,        // aten._scaled_dot_product_*_attention
+  Template,    // triton_tem_: a matmul as a Triton template (max-autotune)
 };
-std::string_view kernel_kind_name(KernelKind k);  // "poi", "red", "per", "mm", "bmm", "sdpa"
+std::string_view kernel_kind_name(KernelKind k);  // "poi", "red", "per", "mm", "bmm", "sdpa", "tem"
 
 // Why a value leaves the kernel that writes it for HBM: the reason Inductor's
 // scheduler did not fuse its writer with its reader (scheduler.py can_fuse,
@@ -48,6 +53,7 @@ enum class Refusal {
   NoSharedData,    // "no shared data" (below score_fusion_memory_threshold)
   WouldCycle,      // a path from one to the other passes a third kernel
   Output,          // the caller reads it
+  TemplateFusion,  // a template takes only a pointwise epilogue of its output (no prologue, no other template)
 };
 
 // A value a kernel writes and one kernel that reads it (by launch position; -1: the caller).
@@ -79,6 +85,12 @@ struct Kernel {
   int64_t read_bytes = 0, write_bytes = 0;  // HBM traffic: each buffer once; written if another kernel or the caller reads it
 };
 
+// A matmul as max-autotune benchmarks it: `batch` products of (m × k) · (k × n).
+struct Gemm {
+  NodeId node;
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+};
+
 struct Options {
   int sms = 132;  // streaming multiprocessors (H100 SXM and H200: 132), for split reductions
   // gpt-fast's setting (coordinate_descent_tuning): a matmul with one row
@@ -98,6 +110,11 @@ struct Options {
   // softmax is lowered from aten._softmax and named only after it; the
   // kernels, their reads and writes are the same.
   bool pattern_matching = true;
+  // max-autotune (select_algorithm.py): which matmuls become Triton templates,
+  // where Inductor benchmarks each against cuBLAS. Empty: mode="default",
+  // every matmul a cuBLAS call. A GEMV gpt-fast's setting turns into a
+  // reduction is asked nothing.
+  std::function<bool(const Gemm&)> use_template;
 };
 
 // `g`: a decomposed graph (after decompose, CSE, constant folding and
