@@ -359,6 +359,42 @@ TEST_CASE("inductor, max-autotune: a template takes a pointwise epilogue that re
   CHECK(plain.back().kind == inductor::KernelKind::Pointwise);
 }
 
+// A Triton kernel's loops as its code sets them: xnumel, then r0_numel (1 if none).
+std::pair<int64_t, int64_t> loops_of_body(const std::string& body) {
+  auto number_after = [&](const std::string& key) -> int64_t {
+    const size_t at = body.find(key);
+    return at == std::string::npos ? 1 : std::stoll(body.substr(at + key.size()));
+  };
+  return {number_after("xnumel = "), number_after("r0_numel = ")};
+}
+
+TEST_CASE("inductor: each Triton kernel loops as the measured kernel's code does (xnumel, r0_numel), split reductions included") {
+  int compared = 0;
+  for (const ShippedRun& r : measured_runs()) {
+    if (r.record["mode"] != "default") continue;
+    INFO(r.id);
+    const std::map<std::string, std::string> bodies = kernel_bodies(r.id);
+    const std::vector<inductor::Kernel> ks = inductor::schedule(compiled_graph(r.record), binding_of(r.record), options_of(r.record));
+    REQUIRE(ks.size() == r.record["launches"].size());
+    for (size_t i = 0; i < ks.size(); ++i) {
+      const std::string launch = r.record["launches"][i].get<std::string>();
+      const auto body = bodies.find(launch);
+      if (body == bodies.end()) continue;  // an extern call
+      INFO(i << " " << launch);
+      CHECK(loops_of_body(body->second) == std::pair{ks[i].numel, ks[i].rnumel});
+      ++compared;
+    }
+  }
+  CHECK(compared > 100);
+  // The parts of a split softmax row: at S = 32768 one layer's 32 rows in 4
+  // parts of 8192 (measured), at S = 16384 in 2; beyond 8192 only.
+  CHECK(inductor::inner_split_parts(32768, 32, 132) == 4);
+  CHECK(inductor::inner_split_parts(16384, 32, 132) == 2);
+  // Batch 8 at S = 131072: too much for 32 elements a thread; 171 a thread
+  // (no divisor of the row within 30 of it), so 3 parts.
+  CHECK(inductor::inner_split_parts(131072, 256, 132) == 3);
+}
+
 TEST_CASE("inductor: every value that leaves a kernel for another says why, in Inductor's terms") {
   using inductor::KernelKind;
   using inductor::Refusal;

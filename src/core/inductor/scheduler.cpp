@@ -1,6 +1,7 @@
 #include "core/inductor/scheduler.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <list>
 #include <map>
 #include <optional>
@@ -24,6 +25,37 @@ std::string_view kernel_kind_name(KernelKind k) {
     case KernelKind::Template: return "tem";
   }
   return "?";
+}
+
+// Inductor's inner_reduction_splits (ir.py / choices.py): about 32 elements a thread
+// when the whole reduction is small for the GPU, up to 512 when it is large,
+// a part's length rounded to a divisor of the row when one is close.
+int64_t inner_split_parts(int64_t row, int64_t rows, int sms) {
+  constexpr int64_t kMinPerThread = 32, kMaxPerThread = 512, kThreadsPerSm = 2048;
+  constexpr int64_t kThreads = 32 * 8;  // num_warps = 8
+  const int64_t elements = row * rows, min_device = kMinPerThread * sms * kThreadsPerSm,
+                max_device = kMaxPerThread * sms * kThreadsPerSm;
+  auto closest_divisor = [&](int64_t target) {
+    int64_t best = 1;
+    for (int64_t d = 1; d * d <= row; ++d)
+      if (row % d == 0)
+        for (int64_t c : {d, row / d})
+          if (std::llabs(c - target) < std::llabs(best - target)) best = c;
+    return best;
+  };
+  int64_t part = kMaxPerThread;  // elements a thread sums
+  if (elements <= min_device) {
+    part = kMinPerThread;
+  } else if (elements < max_device) {
+    const int64_t target_blocks = sms * kThreadsPerSm / (2 * kThreads);
+    const int64_t blocks_per_row = (target_blocks + rows - 1) / rows;
+    const int64_t tmp = (row + kThreads * blocks_per_row - 1) / (kThreads * blocks_per_row);
+    const int64_t closest = closest_divisor(tmp);
+    part = std::llabs(closest - tmp) < 30 ? std::max(closest, kMinPerThread) : tmp;
+  } else if (const int64_t closest = closest_divisor(kMaxPerThread); std::llabs(closest - kMaxPerThread) < 50) {
+    part = closest;
+  }
+  return (row + part * kThreads - 1) / (part * kThreads);
 }
 
 namespace {
@@ -396,7 +428,8 @@ class Scheduler {
   // A long row over few rows is reduced in two kernels (ir.py Reduction.num_splits).
   bool splits(const Unit& u) const { return u.rnumel > kSplitMinRow && u.numel < 2 * opt_.sms; }
   int64_t split_parts(const Unit& u) const {
-    int64_t parts = 1;
+    if (u.inner) return inner_split_parts(u.rnumel, u.numel, opt_.sms);
+    int64_t parts = 1;  // no such reduction in the presets: enough parts for two rows per SM
     while (parts * u.numel < 2 * opt_.sms) parts *= 2;
     return parts;
   }
@@ -684,6 +717,10 @@ class Scheduler {
       const Unit& first = units_[static_cast<size_t>(gr.units.front())];
       Kernel k;
       k.ends = ends_of(gi, order);
+      if (first.triton) {
+        k.numel = gr.numel;
+        k.rnumel = gr.rnumel;
+      }
       k.kind = !first.triton              ? first.extern_kind
                : gr.templated             ? KernelKind::Template
                : gr.rnumel <= 1           ? KernelKind::Pointwise

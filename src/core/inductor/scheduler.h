@@ -83,6 +83,9 @@ struct Kernel {
   std::vector<NodeId> named_for;
   bool mask_bias = false;        // a boolean mask turned into SDPA's float bias (where(mask, 0, -inf))
   int64_t read_bytes = 0, write_bytes = 0;  // HBM traffic: each buffer once; written if another kernel or the caller reads it
+  // Its loops, as its code names them (xnumel, r0_numel): the elements it
+  // writes, and the length of the row each one reduces (1: pointwise). Zero for an extern.
+  int64_t numel = 0, rnumel = 0;
 };
 
 // A matmul as max-autotune benchmarks it: `batch` products of (m × k) · (k × n).
@@ -116,6 +119,10 @@ struct Options {
   // reduction is asked nothing.
   std::function<bool(const Gemm&)> use_template;
 };
+
+// How many parts Inductor reduces a row of `row` elements in, over `rows`
+// rows, on a GPU of `sms` SMs, once it splits it (ir.py, inner_reduction_splits).
+int64_t inner_split_parts(int64_t row, int64_t rows, int sms);
 
 // `g`: a decomposed graph (after decompose, CSE, constant folding and
 // simplification; no attention matching, no weight folding), its sizes bound
