@@ -6,7 +6,7 @@
 # A crash's input is kept in build/fuzz/run/<target>/findings/; reproduce it
 # with build/fuzz/tests/fuzz/<target> <that file>.
 #
-# Usage: scripts/fuzz.sh [target...]      (default: all four)
+# Usage: scripts/fuzz.sh [target...]      (default: all five)
 #   FUZZ_SECONDS=15   seconds per target (about a minute in all)
 #   FUZZ_JOBS=2       parallel build jobs
 #   FUZZ_STRICT=1     fail on new findings too (default: only on committed inputs)
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-15}
 jobs=${FUZZ_JOBS:-2}
-all=(fuzz_config_json fuzz_url_state fuzz_pipeline_config fuzz_random_graph)
+all=(fuzz_config_json fuzz_url_state fuzz_pipeline_config fuzz_random_graph fuzz_model_source)
 if (($#)); then targets=("$@"); else targets=("${all[@]}"); fi
 
 step() { printf '\n==> %s\n' "$*"; }

@@ -76,3 +76,11 @@ add_cli_test("lineup table names each step" 0 "residual add after attention" --d
 add_cli_test("lineup json names each step by id" 0 "\"id\":\"gqa_repeat\"" --demo 2 --lineup --attention math --json)
 add_cli_test("lineup needs a phase demo" 2 "--demo 2" --lineup)
 add_cli_test("ablation under the inductor model lists what it cannot compute" 0 "\"not_modelled\"" --ablation --compiler inductor --json)
+
+# The model language (docs/model-language.md).
+add_cli_test("print a preset's layer as source" 0 "def layer(x):" --print-model llama-3.1-8b)
+add_cli_test("an unknown preset to print is named" 2 "no model 'nope'" --print-model nope)
+add_cli_test("a layer from a model file" 0 "ungated-mlp.fl (4096, 32, 8, 128, 14336)" --model-file ${PROJECT_SOURCE_DIR}/examples/models/ungated-mlp.fl --demo 2 --lang en)
+add_cli_test("a model file broken on one line names it" 2 "broken-model.fl:3:1: a tab" --model-file ${PROJECT_SOURCE_DIR}/tests/data/broken-model.fl)
+add_cli_test("an unreadable model file" 2 "cannot read" --model-file ${PROJECT_SOURCE_DIR}/no-such-model.fl)
+add_cli_test("sizes come from the model file" 2 "--heads: the layer's sizes come from --model-file" --model-file ${PROJECT_SOURCE_DIR}/examples/models/ungated-mlp.fl --heads 8)

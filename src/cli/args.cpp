@@ -2,6 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "core/config_keys.h"
 #include "core/enum_names.h"
@@ -86,6 +89,14 @@ struct CommandLine {
     app.formatter(format);
     add_key_options(KeyGroup::Run);
     app.add_flag("--json", o.json, "one JSON object per demo instead of tables");
+    app.add_option("--model-file", o.model_file,
+                   wrapped("the decoder layer written in the model language (docs/model-language.md) instead of "
+                           "the preset's: its sizes and code; every other option applies"))
+        ->type_name("FILE");
+    app.add_option("--print-model", o.print_model,
+                   wrapped("prints a model preset's decoder layer in the model language, which --model-file reads "
+                           "back, and exits"))
+        ->type_name("NAME");
     app.add_flag("--ablation", o.ablation,
                  wrapped("our compiler's ablation instead of the demos: each switch (fusion, inlining, matmul "
                          "epilogues, attention matching, weight folding, CUDA Graphs) turned off alone, speed-up "
@@ -165,6 +176,22 @@ struct CommandLine {
   }
 };
 
+// --model-file: the file read and its layer checked now; a source error names its line and column.
+void read_model_file(Options& o) {
+  for (const Setting& kv : o.settings)
+    for (const char* size : lang::kSizeNames)
+      if (kv.first == size) throw UsageError(cli_flag(kv.first) + ": the layer's sizes come from --model-file");
+  std::ifstream in(o.model_file, std::ios::binary);
+  if (!in) throw UsageError("--model-file: cannot read '" + o.model_file + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    o.model_source = std::make_shared<const lang::Model>(text.str(), std::filesystem::path(o.model_file).filename().string());
+  } catch (const lang::SourceError& e) {
+    throw UsageError(o.model_file + ":" + e.what());
+  }
+}
+
 }  // namespace
 
 std::string usage() { return CommandLine().app.help(); }
@@ -181,13 +208,23 @@ Options parse_args(const std::vector<std::string>& args) {
   }
   line.collect();
   Options& o = line.o;
+  if (!o.model_file.empty()) read_model_file(o);
   // Check every demo's configuration now, so that a bad option fails before anything prints.
   try {
     for (const auto& [key, v] : o.settings) {
       if (key == "lang") o.lang = config_from_settings({{key, v}}).lang;
       if (key == "demo") o.demos = {config_from_settings({{key, v}}).demo}, o.demo_given = true;
     }
-    for (int demo : o.demos) o.config_for(demo);
+    for (int demo : o.demos) {
+      const AnalysisConfig c = o.config_for(demo);
+      if (!o.model_source) continue;
+      try {  // a layer from source traced once in each phase: its errors before anything prints
+        c.traced_graph(false);
+        c.traced_graph(true);
+      } catch (const lang::SourceError& e) {
+        throw UsageError(o.model_file + ":" + e.what());
+      }
+    }
   } catch (const ConfigError& e) {
     throw UsageError(cli_flag(e.field) + ": " + e.message(Lang::En));
   }
@@ -199,7 +236,18 @@ AnalysisConfig Options::config_for(int demo) const {
   for (const Setting& kv : settings)
     if (kv.first != "demo") s.push_back(kv);
   s.insert(s.begin(), {"demo", std::to_string(demo)});
-  return config_from_settings(s, demo);
+  AnalysisConfig c = config_from_settings(s, demo);
+  if (model_source) {
+    c.source = model_source;
+    c.model = model_source->layer();
+    c.model_key = "custom";
+    try {
+      fl::validate(c.model);
+    } catch (const ConfigError& e) {
+      throw UsageError(model_file + ": " + e.message(Lang::En));
+    }
+  }
+  return c;
 }
 
 }  // namespace fl::cli

@@ -2,11 +2,13 @@
 // through the core's one way in (core/settings.h), as the page's do.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/model_lang/model.h"
 #include "core/settings.h"
 #include "core/sweep.h"
 
@@ -34,6 +36,9 @@ struct Options {
   std::optional<SweepRequest> sweep;  // --sweep KEY [--points N] [--from A] [--to B]
   Lang lang = Lang::Zh;
   std::vector<Setting> settings;  // --kv-heads 2 → {"kv_heads", "2"}
+  std::string model_file;         // --model-file FILE: the layer as source
+  std::shared_ptr<const lang::Model> model_source;  // read from it
+  std::string print_model;        // --print-model NAME: a preset's layer as source
 
   // The configuration of one demo: its defaults, overridden by the options.
   AnalysisConfig config_for(int demo) const;

@@ -18,6 +18,8 @@
 #include "core/measured/op_profile.h"
 #include "core/measured/reality.h"
 #include "core/model.h"
+#include "core/model_lang/llama_source.h"
+#include "core/presets.h"
 #include "core/partitions.h"
 #include "core/pipeline.h"
 #include "core/crossings.h"
@@ -364,12 +366,25 @@ std::string our_ablation_table(const OurAblationReport& r, Lang lang) {
   return render_table(t.columns, t.rows);
 }
 
+// --print-model NAME: the preset's layer as source, which --model-file reads back.
+int print_model(const Options& o) {
+  const ModelPreset* m = find_model(o.print_model);
+  if (!m) {
+    std::string names;
+    for (const ModelPreset& p : model_presets()) names.append(names.empty() ? "" : ", ").append(p.key);
+    throw UsageError("--print-model: no model '" + o.print_model + "' (one of: " + names + ")");
+  }
+  std::cout << lang::llama_source(m->layer, std::string(m->name) + ": " + std::string(m->source));
+  return 0;
+}
+
 int run(const std::vector<std::string>& args) {
   Options o = parse_args(args);
   if (o.help) {
     std::cout << usage();
     return 0;
   }
+  if (!o.print_model.empty()) return print_model(o);
   if (!o.emit.empty()) return emit(o);
   if (o.rules) return print_rules(o);
   if (o.compare_compilers) return print_comparison(o);

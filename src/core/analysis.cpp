@@ -53,6 +53,7 @@ TraceOptions AnalysisConfig::trace_options() const {
   o.act = act;
   o.weights = weights;
   o.attention = traced_attention();
+  o.source = source;
   if (whole_model) {
     o.layers = layers;
     o.vocab = vocab;

@@ -35,6 +35,9 @@ struct AnalysisConfig {
   std::string hardware_key = "h100";     // a preset's key, or "custom"
   CostModel cost = CostModel::Roofline;  // hw.achieved follows it (core/measured/cost_model.h)
   Lang lang = Lang::Zh;
+  // The layer written as source (fusionlab --model-file), traced instead of
+  // the built-in one; `model` then holds its sizes.
+  std::shared_ptr<const lang::Model> source;
 
   // The seed's settings for a demo: demo 1 is the small config at T = 16.
   static AnalysisConfig for_demo(int demo);

@@ -1,8 +1,10 @@
 #include "core/model.h"
 
 #include <cmath>
+#include <functional>
 
 #include "core/enum_names.h"
+#include "core/model_lang/model.h"
 #include "core/trace.h"
 
 namespace fl {
@@ -216,10 +218,10 @@ std::string layer_prefix(int64_t i) { return std::string(1, 'l').append(std::to_
 // One layer on an input x (tokens, d), or the whole model around the layers:
 // token ids → embedding → layers → final norm → LM head. Returns the output.
 template <class LayerFn>
-Tensor model_body(Graph& g, Weights& w, const LayerCfg& c, const TraceOptions& o, Dim tokens, LayerFn layer_fn) {
+Tensor model_body(Graph& g, const LayerCfg& c, const TraceOptions& o, Dim tokens, Weights& w, LayerFn layer_fn) {
   if (o.layers == 0) {
     Tensor x(&g, g.input("x", {tokens, c.d}, o.act));  // before the weights: a fixed trace order
-    return layer_fn(make_layer(w, c, ""), x, 0);
+    return layer_fn("", x);
   }
   Tensor table = w.matrix("embed", o.vocab, c.d);
   Tensor ids(&g, g.input("ids", {tokens}, DType::I32));
@@ -227,14 +229,47 @@ Tensor model_body(Graph& g, Weights& w, const LayerCfg& c, const TraceOptions& o
   g.set_origin(Origin::Embedding);
   Tensor x(&g, g.add(Op::Embedding, {table.id(), ids.id()}, {}, {}, o.act));
   g.set_origin(Origin::None);
-  for (int64_t i = 0; i < o.layers; ++i)
-    x = layer_fn(make_layer(w, c, layer_prefix(i)), x, i);
+  for (int64_t i = 0; i < o.layers; ++i) x = layer_fn(layer_prefix(i), x);
   Tensor final_norm = w.norm("final_norm", c.d);
   g.set_origin(Origin::FinalNorm);
   Tensor n = rmsnorm(x, final_norm, kRmsEps);
   g.set_origin(Origin::LmHead);
   Tensor head = o.tied_embeddings ? transpose(table, {1, 0}) : w.matrix("lm_head", c.d, o.vocab);
   return matmul(n, head);  // (B*T, vocab)
+}
+
+// One layer, built in or from source, its parameters named with `prefix`
+// and made first; then (decode) the caches `make_caches` gives, which it
+// writes into `written`.
+Tensor one_layer(const LayerCfg& c, const TraceOptions& o, Weights& w, const Step& s, const std::string& prefix,
+                 const Tensor& x, const std::function<std::vector<Tensor>()>& make_caches, std::vector<NodeId>* written) {
+  if (!o.source) {
+    const Layer L = make_layer(w, c, prefix);
+    if (!make_caches) return decoder_layer(c, L, s, x, nullptr);
+    std::vector<Tensor> caches = make_caches();
+    Tensor y = decoder_layer(c, L, s, x, &caches);
+    written->push_back(caches[0].id());
+    written->push_back(caches[1].id());
+    return y;
+  }
+  lang::LayerEnv env{x, s.B, s.T, s.mask_offset, sym_P(), s.cos_t, s.sin_t, s.mask, {}, s.decode,
+                     std::string(attention_form_key(s.form)), s.act, {}, nullptr};
+  env.param = [&](const std::string& name, const Shape& shape) {
+    if (shape.size() == 2) return w.matrix(prefix + name, shape[0].constant(), shape[1].constant());
+    if (shape.size() == 1) return w.norm(prefix + name, shape[0].constant());
+    throw GraphError("a parameter is a matrix [rows, cols] or a vector [n]: " + name);
+  };
+  std::vector<Tensor> out;
+  if (make_caches) {
+    env.caches = [&] {
+      const std::vector<Tensor> caches = make_caches();
+      return std::pair{caches[0], caches[1]};
+    };
+    env.written = &out;
+  }
+  Tensor y = o.source->trace(env);
+  for (const Tensor& t : out) written->push_back(t.id());
+  return y;
 }
 
 // Prefill of T tokens per sequence, T a number or the symbol T.
@@ -246,8 +281,8 @@ Graph prefill_graph(const LayerCfg& c, Dim T, int64_t pos0, ParamMode params, co
   auto [cos_t, sin_t] = rope_tables(g, c, T, pos0, params.real, o.act);
   Step s{batch_dim(o), T, cos_t, sin_t, 0, false, o.attention, std::nullopt, o.act};
   if (o.attention == AttentionForm::Math) s.mask = Tensor(&g, g.input("mask", {T, T}, DType::Bool));  // tril
-  Tensor out = model_body(g, w, c, o, batch_dim(o) * T, [&](const Layer& L, const Tensor& in, int64_t) {
-    return decoder_layer(c, L, s, in, nullptr);
+  Tensor out = model_body(g, c, o, batch_dim(o) * T, w, [&](const std::string& prefix, const Tensor& in) {
+    return one_layer(c, o, w, s, prefix, in, {}, nullptr);
   });
   g.set_outputs({out.id()});
   return g;
@@ -279,14 +314,12 @@ Graph decode_layer(const LayerCfg& c, ParamMode params, const TraceOptions& o) {
   Step s{B, 1, cos_t, sin_t, sym_P(), true, o.attention, std::nullopt, o.act};  // the query at P sees keys 0..P
   if (o.attention != AttentionForm::Lecture) s.mask = Tensor(&g, g.input("mask", {1, S}, DType::Bool));  // keys <= P
   std::vector<NodeId> written;
-  Tensor out = model_body(g, w, c, o, B, [&](const Layer& L, const Tensor& in, int64_t i) {
-    std::string p = o.layers == 0 ? "" : layer_prefix(i);
-    std::vector<Tensor> caches{Tensor(&g, g.input(p + "k_cache", {B * c.G, S, c.dh}, o.act)),
-                               Tensor(&g, g.input(p + "v_cache", {B * c.G, S, c.dh}, o.act))};
-    Tensor y = decoder_layer(c, L, s, in, &caches);
-    written.push_back(caches[0].id());
-    written.push_back(caches[1].id());
-    return y;
+  Tensor out = model_body(g, c, o, B, w, [&](const std::string& p, const Tensor& in) {
+    auto caches = [&] {
+      return std::vector<Tensor>{Tensor(&g, g.input(p + "k_cache", {B * c.G, S, c.dh}, o.act)),
+                                 Tensor(&g, g.input(p + "v_cache", {B * c.G, S, c.dh}, o.act))};
+    };
+    return one_layer(c, o, w, s, p, in, caches, &written);
   });
   written.insert(written.begin(), out.id());
   g.set_outputs(written);
@@ -316,7 +349,12 @@ int64_t parameter_bytes(const Graph& g) {
 int64_t model_parameter_bytes(const LayerCfg& c, int64_t layers, int64_t vocab, bool tied, const TraceOptions& o) {
   const int64_t w = dtype_bytes(o.weights), a = dtype_bytes(o.act);
   const int64_t matrices = c.d * c.H * c.dh * 2 + c.d * c.G * c.dh * 2 + 3 * c.d * c.f;  // wq, wo; wk, wv; MLP
-  const int64_t per_layer = matrices * w + 2 * c.d * a;                                   // and two norms
+  int64_t per_layer = matrices * w + 2 * c.d * a;                                         // and two norms
+  if (o.source) {  // a layer from source declares its own parameters: count one traced layer's
+    TraceOptions one = o;
+    one.layers = 0;
+    per_layer = parameter_bytes(prefill_layer(c, 1, 0, ParamMode::shapes(), one));
+  }
   return layers * per_layer + vocab * c.d * w * (tied ? 1 : 2) + c.d * a;
 }
 

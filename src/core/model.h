@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -9,6 +10,10 @@
 #include "core/graph.h"
 
 namespace fl {
+
+namespace lang {
+class Model;  // a layer written in the model language (core/model_lang/model.h)
+}
 
 // Parameters as shapes only (an 8B layer, nothing in memory) or as seeded
 // random values (small configs, so constant folding and numerics work).
@@ -41,6 +46,9 @@ struct TraceOptions {
   bool tied_embeddings = false; // whole model: the LM head is the embedding table, transposed
   bool symbolic_batch = false;  // the batch as the symbol B (`batch` is then unused), bound when costing
   AttentionForm attention = AttentionForm::Lecture;
+  // The layer as source, traced in place of the built-in Llama layer; the
+  // LayerCfg given with it must be its sizes (lang::Model::layer()).
+  std::shared_ptr<const lang::Model> source;
   bool operator==(const TraceOptions&) const = default;
 };
 

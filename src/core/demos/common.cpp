@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/demos/demos.h"
+#include "core/model_lang/model.h"
 #include "core/presets.h"
 #include "core/units.h"
 
@@ -19,11 +20,13 @@ std::string head_count(int64_t n, Lang l) {
 }
 
 std::string model_name(const AnalysisConfig& c, Lang lang) {
+  const LayerCfg& l = c.model;
+  const std::string sizes = " (" + std::to_string(l.d) + ", " + std::to_string(l.H) + ", " + std::to_string(l.G) + ", " +
+                            std::to_string(l.dh) + ", " + std::to_string(l.f) + ")";
+  if (c.source) return c.source->name() + sizes;  // a layer from a model file
   const ModelPreset* m = find_model(c.model_key);
   if (m && m->layer == c.model) return m->key == "small" ? std::string(tr(Text::ModelSmall, lang)) : std::string(m->name);
-  const LayerCfg& l = c.model;
-  return std::string(tr(Text::ModelCustom, lang)) + " (" + std::to_string(l.d) + ", " + std::to_string(l.H) + ", " +
-         std::to_string(l.G) + ", " + std::to_string(l.dh) + ", " + std::to_string(l.f) + ")";
+  return std::string(tr(Text::ModelCustom, lang)) + sizes;
 }
 
 std::string hardware_name(const AnalysisConfig& c, Lang lang) {
