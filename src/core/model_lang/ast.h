@@ -24,7 +24,6 @@ struct Expr {
   double number = 0;                // Number
   std::string text;                 // String: its text; Name, Call: the name; Unary, Binary: the operator
   std::vector<ExprPtr> items;       // List: its items; Call: its arguments; Unary: {x}; Binary: {lhs, rhs}
-  std::vector<std::string> keywords;  // Call: each argument's keyword, "" when positional
 };
 
 struct Stmt {

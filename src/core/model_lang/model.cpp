@@ -169,10 +169,15 @@ class Interpreter {
     throw SourceError(at, "a condition is a number or a comparison, not " + std::string(kind_name(v.kind)));
   }
 
-  const Value& lookup(const Expr& e) const {
+  // A name: the function's own first, then the top level's; null if neither has it.
+  const Value* find(const std::string& name) const {
     if (!locals_.empty())
-      if (auto it = locals_.back().find(e.text); it != locals_.back().end()) return it->second;
-    if (auto it = globals_.find(e.text); it != globals_.end()) return it->second;
+      if (auto it = locals_.back().find(name); it != locals_.back().end()) return &it->second;
+    auto it = globals_.find(name);
+    return it == globals_.end() ? nullptr : &it->second;
+  }
+  const Value& lookup(const Expr& e) const {
+    if (const Value* v = find(e.text)) return *v;
     throw SourceError(e.at, "'" + e.text + "' is not defined here");
   }
 
@@ -293,20 +298,14 @@ class Interpreter {
     return Value::of(x / y);
   }
 
+  // A function of the source's, else one of the language's (a name the source defines hides the language's).
   Value call_named(const Expr& e) {
     std::vector<Value> args;
-    for (size_t i = 0; i < e.items.size(); ++i) {
-      if (!e.keywords[i].empty()) throw SourceError(e.items[i]->at, "keyword arguments are not used by any function yet");
-      args.push_back(eval(*e.items[i]));
-    }
-    if (!locals_.empty() || globals_.count(e.text)) {
-      const Value* f = nullptr;
-      if (!locals_.empty())
-        if (auto it = locals_.back().find(e.text); it != locals_.back().end()) f = &it->second;
-      if (!f)
-        if (auto it = globals_.find(e.text); it != globals_.end()) f = &it->second;
-      if (f && f->kind == Value::Kind::Function) return call(*f, std::move(args), e.at);
-      if (f) throw SourceError(e.at, "'" + e.text + "' is " + std::string(kind_name(f->kind)) + ", not a function");
+    for (const ExprPtr& arg : e.items) args.push_back(eval(*arg));
+    if (const Value* f = find(e.text)) {
+      if (f->kind != Value::Kind::Function) throw SourceError(e.at, "'" + e.text + "' is " + std::string(kind_name(f->kind)) + ", not a function");
+      const Value function = *f;  // the call may define names that move the map's entries
+      return call(function, std::move(args), e.at);
     }
     return builtin(e, args);
   }

@@ -207,24 +207,15 @@ class Parser {
     }
     return call();
   }
-  // call := primary ["(" [argument {"," argument}] ")"], only after a name
+  // call := primary ["(" [expression {"," expression}] ")"], only after a name
   ExprPtr call() {
     ExprPtr e = primary();
     if (e->kind != Expr::Kind::Name || !at_op("(")) return e;
     e->kind = Expr::Kind::Call;
     next();
     if (!at_op(")")) {
-      do {
-        std::string kw;
-        if (at(Token::Kind::Name) && t_[i_ + 1].kind == Token::Kind::Op && t_[i_ + 1].text == "=") {
-          kw = next().text;
-          next();
-        } else if (!e->keywords.empty() && !e->keywords.back().empty()) {
-          fail("a keyword argument (name = value): positional ones come first");
-        }
-        e->keywords.push_back(std::move(kw));
-        e->items.push_back(expression());
-      } while (accept_op(","));
+      do e->items.push_back(expression());
+      while (accept_op(","));
     }
     expect_op(")");
     return e;
@@ -289,7 +280,6 @@ void format_expr(const Expr& e, std::string& out) {
       out += e.kind == Expr::Kind::Call ? "(" : "[";
       for (size_t i = 0; i < e.items.size(); ++i) {
         if (i) out += ", ";
-        if (e.kind == Expr::Kind::Call && !e.keywords[i].empty()) out.append(e.keywords[i]).append("=");
         format_expr(*e.items[i], out);
       }
       out += e.kind == Expr::Kind::Call ? ")" : "]";
