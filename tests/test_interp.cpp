@@ -327,3 +327,17 @@ TEST_CASE("run reports bad feeds, unbound symbols and missing values", "[interp]
     check_values(run(g, {{"tokens", {{2, 2}, {1, -2, 3, 0}}}}, bind)[0], {2, 2}, {-1, 2, -3, 0});
   }
 }
+
+TEST_CASE("tanh, gelu (tanh approximation) and layernorm", "[interp]") {
+  check_values(run_unary(Op::Tanh, {3}, {0, 1, -2}), {3}, {0, 0.7615942f, -0.9640276f});
+  check_values(run_unary(Op::Gelu, {4}, {0, 1, -1, 3}), {4}, {0, 0.841192f, -0.158808f, 2.9963626f});
+  Graph g;
+  NodeId x = g.input("x", {1, 4});
+  NodeId w = g.param("w", {4}, vals({1, 1, 1, 1}));
+  NodeId b = g.param("b", {4}, vals({0, 0, 0, 1}));
+  Attrs a;
+  a.eps = 1e-5;
+  g.set_outputs({g.add(Op::LayerNorm, {x, w, b}, a)});
+  // [1, 2, 3, 4]: mean 2.5, variance 1.25
+  check_values(run(g, {{"x", {{1, 4}, {1, 2, 3, 4}}}})[0], {1, 4}, {-1.341635f, -0.447212f, 0.447212f, 2.341635f});
+}

@@ -2,7 +2,9 @@
 // layer written in it, which traces the same graph as core/model.cpp.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "core/model.h"
@@ -10,6 +12,7 @@
 #include "core/model_lang/model.h"
 #include "core/model_lang/parser.h"
 #include "core/presets.h"
+#include "helpers.h"
 
 using namespace fl;
 
@@ -132,4 +135,57 @@ TEST_CASE("model language: a traced source is a working layer of the given sizes
   CHECK(matmuls == 2);
   CHECK(parameter_bytes(g) == (64 + 2 * 64 * 128) * 2);
   CHECK(g.node(g.outputs()[0]).shape == Shape{8, 64});
+}
+
+namespace {
+
+std::string example(const std::string& name) {
+  std::ifstream in(std::string(FUSIONLAB_SOURCE_DIR) + "/examples/models/" + name);
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("model language: GPT-2's block, from its published configuration") {
+  const auto gpt2 = std::make_shared<const lang::Model>(example("gpt2.fl"));
+  CHECK(gpt2->layer() == LayerCfg{768, 12, 12, 64, 3072});
+  TraceOptions o;
+  o.source = gpt2;
+  const Graph g = prefill_layer(gpt2->layer(), 16, 0, ParamMode::shapes(), o);
+  // openai-community/gpt2: a block holds 12 d^2 + 13 d parameters (c_attn, c_proj, c_fc, the MLP's
+  // c_proj, their biases, two LayerNorms' weights and biases), here in bf16.
+  const int64_t d = 768;
+  CHECK(parameter_bytes(g) == 2 * (12 * d * d + 13 * d));
+  int layernorms = 0, gelus = 0;
+  for (const Node& n : g.nodes()) {
+    layernorms += n.op == Op::LayerNorm;
+    gelus += n.op == Op::Gelu;
+  }
+  CHECK(layernorms == 2);
+  CHECK(gelus == 1);
+  // A whole 12-block model counts the source's own parameters, plus the
+  // (tied) token embedding and the final norm.
+  o.layers = 2;
+  o.vocab = 1000;
+  o.tied_embeddings = true;
+  CHECK(model_parameter_bytes(gpt2->layer(), 2, 1000, true, o) == parameter_bytes(prefill_layer(gpt2->layer(), 4, 0, ParamMode::shapes(), o)));
+}
+
+TEST_CASE("model language: every pass keeps the meaning of a GPT-2-style block (LayerNorm, GELU, biases)") {
+  // GPT-2's file at small sizes, with real weights: each stage computes what the traced block does.
+  std::string source = example("gpt2.fl");
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"d = 768", "d = 64"}, {"heads = 12", "heads = 4"}, {"kv_heads = 12", "kv_heads = 4"},
+           {"head_dim = 64", "head_dim = 16"}, {"ffn = 3072", "ffn = 128"}}) {
+    REQUIRE(source.find(from) != std::string::npos);
+    source.replace(source.find(from), from.size(), to);
+  }
+  TraceOptions o;
+  o.source = std::make_shared<const lang::Model>(source);
+  const LayerCfg c = o.source->layer();
+  test::check_all_stages(prefill_layer(c, 6, 0, ParamMode::random(8), o), test::prefill_feeds(c, 6), {});
+  test::check_all_stages(decode_layer(c, ParamMode::random(9), o), test::decode_feeds(c, 8), {{"S", 8}, {"P", 5}});
 }

@@ -60,14 +60,15 @@ TEST_CASE("decompose turns every composite into primitives") {
 }
 
 TEST_CASE("every composite op of the op table has a decomposition") {
-  // One graph per composite, on a (4, 8) input (and an (8) weight where it takes two).
+  // One graph per composite, on a (4, 8) input (and an (8) weight, and bias, where it takes them).
   for (size_t i = 0; i < kOpCount; ++i) {
     const Op op = static_cast<Op>(i);
     if (!is_composite(op)) continue;
     INFO(op_name(op));
     Graph g;
     NodeInputs in{g.input("x", {4, 8})};
-    if (arity(op) == 2) in.push_back(g.param("w", {8}));
+    if (arity(op) >= 2) in.push_back(g.param("w", {8}));
+    if (arity(op) >= 3) in.push_back(g.param("b", {8}));
     REQUIRE(arity(op) == in.size());
     g.set_outputs({g.add(op, in)});
     const PassResult r = decompose(g);

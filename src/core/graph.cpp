@@ -77,7 +77,8 @@ Shape infer_shape(Op op, std::span<const Shape* const> in, const Attrs& a, const
     case Op::Softmax:
       if (in[0]->empty()) fail(op, "needs an axis to normalize over");
       return *in[0];
-    case Op::Neg: case Op::Exp: case Op::Rsqrt: case Op::Cos: case Op::Sin: case Op::SiLU: case Op::Cast:
+    case Op::Neg: case Op::Exp: case Op::Rsqrt: case Op::Cos: case Op::Sin: case Op::Tanh: case Op::SiLU: case Op::Gelu:
+    case Op::Cast:
     case Op::LogicalNot:
       return *in[0];
     case Op::MaskedFill:
@@ -90,9 +91,10 @@ Shape infer_shape(Op op, std::span<const Shape* const> in, const Attrs& a, const
       s.back() = 1;
       return s;
     }
-    case Op::RMSNorm:
-      if (in[0]->empty() || in[1]->size() != 1 || (*in[1])[0] != in[0]->back())
-        fail(op, "weight must be (" + (in[0]->empty() ? std::string("?") : in[0]->back().str()) + ")");
+    case Op::RMSNorm: case Op::LayerNorm:
+      for (size_t i = 1; i < in.size(); ++i)
+        if (in[0]->empty() || in[i]->size() != 1 || (*in[i])[0] != in[0]->back())
+          fail(op, std::string(i == 1 ? "weight" : "bias") + " must be (" + (in[0]->empty() ? std::string("?") : in[0]->back().str()) + ")");
       return *in[0];
     case Op::Reshape:
       if (numel(declared) != numel(*in[0]))

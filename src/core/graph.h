@@ -30,7 +30,7 @@ struct Attrs {
   std::string name;      // Input / Param: the tensor's name
   Perm perm;             // Transpose: output axis i is input axis perm[i]
   double value = 0;      // a scalar Const: its value
-  double eps = 0;        // RMSNorm: added to the mean square
+  double eps = 0;        // RMSNorm, LayerNorm: added to the mean square
   double scale = 0;      // Attention: the scores' scale
   Dim mask_offset;       // CausalMask, Attention: query i sees keys j <= i + mask_offset
   Dim row;               // KVWrite: the cache row written

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <numbers>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -295,7 +296,13 @@ TensorValue eval_node(const Node& n, const std::vector<const TensorValue*>& in, 
     case Op::Rsqrt: return map(arg(0), [](float x) { return 1 / std::sqrt(x); });
     case Op::Cos: return map(arg(0), [](float x) { return std::cos(x); });
     case Op::Sin: return map(arg(0), [](float x) { return std::sin(x); });
+    case Op::Tanh: return map(arg(0), [](float x) { return std::tanh(x); });
     case Op::SiLU: return map(arg(0), [](float x) { return x / (1 + std::exp(-x)); });
+    case Op::Gelu:
+      return map(arg(0), [](float x) {
+        const float c = static_cast<float>(std::sqrt(2 / std::numbers::pi));
+        return 0.5f * x * (1 + std::tanh(c * (x + 0.044715f * x * x * x)));
+      });
     case Op::Cast: return arg(0);  // values are computed in float whatever the dtype
     case Op::LogicalNot: return map(arg(0), [](float x) { return x == 0 ? 1.0f : 0.0f; });
     case Op::MaskedFill: {
@@ -344,6 +351,21 @@ TensorValue eval_node(const Node& n, const std::vector<const TensorValue*>& in, 
         for (int64_t j = 0; j < len; ++j) sq += xr[j] * xr[j];
         const float inv = 1 / std::sqrt(sq / static_cast<float>(len) + eps);
         for (int64_t j = 0; j < len; ++j) y[j] = xr[j] * inv * w.data[static_cast<size_t>(j)];
+      });
+    }
+    case Op::LayerNorm: {
+      const TensorValue &x = arg(0), &w = arg(1), &bias = arg(2);
+      const int64_t len = x.shape.empty() ? 0 : x.shape.back();
+      if (x.shape.empty() || w.shape != Dims{len} || bias.shape != Dims{len})
+        fail(n, "weight and bias must be (" + std::to_string(len) + ")");
+      const float eps = static_cast<float>(n.attrs.eps);
+      return rows(n, x, len, [&](const float* xr, float* y, int64_t) {
+        const float mean = sum(xr, len) / static_cast<float>(len);
+        float var = 0;
+        for (int64_t j = 0; j < len; ++j) var += (xr[j] - mean) * (xr[j] - mean);
+        const float inv = 1 / std::sqrt(var / static_cast<float>(len) + eps);
+        for (int64_t j = 0; j < len; ++j)
+          y[j] = (xr[j] - mean) * inv * w.data[static_cast<size_t>(j)] + bias.data[static_cast<size_t>(j)];
       });
     }
     case Op::Reshape: return reshape(n, arg(0), b);

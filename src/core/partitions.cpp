@@ -47,7 +47,8 @@ Text lecture_partition_text(PartitionId id) {
 }
 }  // namespace
 
-Text partition_text(PartitionId id, AttentionForm form) {
+Text partition_text(PartitionId id, AttentionForm form, bool own_layer) {
+  if (id == PartitionId::Eager && own_layer) return Text::PartEagerOwnLayer;
   if (id == PartitionId::Eager && form == AttentionForm::Sdpa) return Text::PartEagerSdpa;       // no softmax
   if (id == PartitionId::FusedFlash && form == AttentionForm::Math) return Text::PartFlashUnmatched;  // nothing matched
   return lecture_partition_text(id);

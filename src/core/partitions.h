@@ -36,8 +36,9 @@ std::optional<Compiler> partition_compiler(PartitionId id);
 std::string_view partition_key(PartitionId id);  // "eager", "decomposed", "fused", "fused_flash"
 // The partition's name for a layer whose attention is written in `form`:
 // what it holds there (under SDPA eager has no softmax; the math form's
-// attention is not matched to FlashAttention).
-Text partition_text(PartitionId id, AttentionForm form);
+// attention is not matched to FlashAttention). `own_layer`: a layer from
+// source, whose composite ops are its own (eager is not named after Llama's).
+Text partition_text(PartitionId id, AttentionForm form, bool own_layer = false);
 
 struct Partition {
   PartitionId id;

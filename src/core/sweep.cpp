@@ -87,10 +87,10 @@ SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value, Pha
 Sweep empty_sweep(const AnalysisConfig& c, SweepKey key) {
   std::vector<PartitionId> ids(std::begin(kAllPartitions), std::end(kAllPartitions));
   if (const std::optional<PartitionId> id = compiler_partition(c.shown_compiler())) ids.push_back(*id);
-  return Sweep{key, c.demo == 3, c.hw, c.traced_attention(), std::move(ids), {}};
+  return Sweep{key, c.demo == 3, c.hw, c.traced_attention(), std::move(ids), {}, c.source != nullptr};
 }
 
-Text sweep_partition_text(const Sweep& s, PartitionId id) { return partition_text(id, s.attention); }
+Text sweep_partition_text(const Sweep& s, PartitionId id) { return partition_text(id, s.attention, s.own_layer); }
 
 Sweep sweep(const AnalysisConfig& c, const SweepRequest& r) {
   Sweep out = empty_sweep(c, r.key);

@@ -45,6 +45,7 @@ struct Sweep {
   AttentionForm attention;  // how the swept layer writes attention: what the partitions hold
   std::vector<PartitionId> partitions;  // the lines: the lecture's four, then the chosen compiler's
   std::vector<SweepPoint> points;  // ascending values
+  bool own_layer = false;          // a layer from source (partition_text)
 };
 
 // A sweep of `c` over `key` with no points yet (its partitions those a view of `c` shows).

@@ -62,6 +62,14 @@ Tensor rmsnorm(const Tensor& x, const Tensor& weight, double eps) {
   return x.apply(Op::RMSNorm, {weight}, a);
 }
 
+Tensor layernorm(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps) {
+  Attrs a;
+  a.eps = eps;
+  return x.apply(Op::LayerNorm, {weight, bias}, a);
+}
+
+Tensor tanh(const Tensor& x) { return x.apply(Op::Tanh); }
+Tensor gelu(const Tensor& x) { return x.apply(Op::Gelu); }
 Tensor softmax(const Tensor& x) { return x.apply(Op::Softmax); }
 Tensor silu(const Tensor& x) { return x.apply(Op::SiLU); }
 Tensor kv_write(const Tensor& cache, const Tensor& fresh, Dim row) {

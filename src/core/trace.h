@@ -61,6 +61,9 @@ Tensor transpose(const Tensor& x, Perm perm);
 Tensor repeat_kv(const Tensor& x, int64_t n_rep);
 Tensor matmul(const Tensor& a, const Tensor& b);
 Tensor rmsnorm(const Tensor& x, const Tensor& weight, double eps);
+Tensor layernorm(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps);
+Tensor tanh(const Tensor& x);
+Tensor gelu(const Tensor& x);  // the tanh approximation
 Tensor softmax(const Tensor& x);
 Tensor silu(const Tensor& x);
 Tensor kv_write(const Tensor& cache, const Tensor& fresh, Dim row);

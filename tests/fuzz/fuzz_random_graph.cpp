@@ -192,7 +192,7 @@ class Builder {
         break;
       }
       case kUnary: {
-        const Op ops[] = {Op::Neg, Op::Exp, Op::Rsqrt, Op::Cos, Op::Sin, Op::SiLU, Op::RotPairs};
+        const Op ops[] = {Op::Neg, Op::Exp, Op::Rsqrt, Op::Cos, Op::Sin, Op::SiLU, Op::RotPairs, Op::Tanh, Op::Gelu};
         Op o = ops[in_.ConsumeIntegralInRange<size_t>(0, std::size(ops) - 1)];
         NodeId x = pick();
         if (o == Op::Neg && in_.ConsumeBool()) x = op(Op::Neg, {x});  // -(-x)
@@ -210,7 +210,8 @@ class Builder {
         NodeId w = !g.node(x).shape.empty() && in_.ConsumeIntegralInRange(0, 3) ? param({g.node(x).shape.back()}) : pick();
         Attrs a;
         a.eps = in_.ConsumeBool() ? 1e-5 : 0.1;
-        op(Op::RMSNorm, {x, w}, a);
+        if (!g.node(x).shape.empty() && in_.ConsumeBool()) op(Op::LayerNorm, {x, w, param({g.node(x).shape.back()})}, a);
+        else op(Op::RMSNorm, {x, w}, a);
         break;
       }
       case kMask: op(Op::CausalMask, {pick()}, with_mask_offset(in_.ConsumeIntegralInRange<int64_t>(-2, 4))); break;

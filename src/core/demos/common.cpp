@@ -105,7 +105,7 @@ std::vector<PartitionReport> partition_reports(const std::vector<Partition>& ps,
   for (const Partition& p : ps) {
     PartitionReport r;
     r.id = p.id;
-    r.name = tr(partition_text(p.id, c.traced_attention()), c.lang);
+    r.name = tr(partition_text(p.id, c.traced_attention(), c.source != nullptr), c.lang);
     r.cost = p.cost;
     r.overhead_share = p.cost.overhead / p.cost.t_total;
     r.speedup = eager / p.cost.t_total;

@@ -25,6 +25,8 @@ double node_flops(const Graph& g, const Node& n, int64_t out, const Binding& bin
     case Op::Sum: case Op::Mean: case Op::Max: return in_numel(0);
     case Op::RMSNorm: return 4 * in_numel(0) + 2 * in_numel(0) / static_cast<double>(n.shape.back().eval(bind));
     case Op::Softmax: case Op::SiLU: return 5 * in_numel(0);  // as many as their decompositions
+    case Op::LayerNorm: return 7 * in_numel(0) + 2 * in_numel(0) / static_cast<double>(n.shape.back().eval(bind));
+    case Op::Gelu: return 9 * in_numel(0);
     default: return static_cast<double>(out);
   }
 }

@@ -14,6 +14,7 @@ std::vector<std::string_view> aten_names(const Node& n) {
     case Op::Rsqrt: return {"rsqrt"};
     case Op::Cos: return {"cos"};
     case Op::Sin: return {"sin"};
+    case Op::Tanh: return {"tanh"};
     case Op::RotPairs: return {"cat", "neg", "split"};  // rotate_half: the halves split, negated, concatenated
     case Op::CausalMask: return {"where"};
     case Op::Cast: return {"_to_copy"};
@@ -28,8 +29,10 @@ std::vector<std::string_view> aten_names(const Node& n) {
     case Op::Slice: return {"split"};  // freezing's concatenated GEMM, split back into its outputs
     case Op::MatMul: return {n.shape.size() > 2 ? "bmm" : "mm"};  // batched: aten.bmm
     case Op::RMSNorm: return {"add", "mean", "mul", "pow", "rsqrt"};
+    case Op::LayerNorm: return {"native_layer_norm"};
     case Op::Softmax: return {"_softmax"};
     case Op::SiLU: return {"silu"};
+    case Op::Gelu: return {"gelu"};
     case Op::Attention: return {"_scaled_dot_product_cudnn_attention"};
     case Op::KVWrite: return {"index_put"};
     case Op::Embedding: return {"embedding"};

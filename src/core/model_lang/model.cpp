@@ -323,6 +323,7 @@ class Interpreter {
     using Unary = Tensor (*)(const Tensor&);
     static const std::map<std::string, Unary> kUnary = {
         {"exp", &fl::exp},         {"rsqrt", &fl::rsqrt},     {"cos", &fl::cos},   {"sin", &fl::sin},
+        {"tanh", &fl::tanh},       {"gelu", &fl::gelu},
         {"rot_pairs", &fl::rot_pairs}, {"sum", &fl::sum},     {"mean", &fl::mean}, {"max", &fl::max},
         {"softmax", &fl::softmax}, {"silu", &fl::silu},       {"logical_not", &fl::logical_not}};
     if (auto u = kUnary.find(f); u != kUnary.end()) {
@@ -337,6 +338,10 @@ class Interpreter {
     if (f == "rmsnorm") {
       want(2, 3);
       return Value::of(rmsnorm(t(0), t(1), a.size() > 2 ? n(2) : kRmsEps));
+    }
+    if (f == "layernorm") {
+      want(3, 4);
+      return Value::of(layernorm(t(0), t(1), t(2), a.size() > 3 ? n(3) : kRmsEps));
     }
     if (f == "reshape") {
       want(2, 2);
