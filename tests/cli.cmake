@@ -84,3 +84,4 @@ add_cli_test("a layer from a model file" 0 "ungated-mlp.fl (4096, 32, 8, 128, 14
 add_cli_test("a model file broken on one line names it" 2 "broken-model.fl:3:1: a tab" --model-file ${PROJECT_SOURCE_DIR}/tests/data/broken-model.fl)
 add_cli_test("an unreadable model file" 2 "cannot read" --model-file ${PROJECT_SOURCE_DIR}/no-such-model.fl)
 add_cli_test("sizes come from the model file" 2 "--heads: the layer's sizes come from --model-file" --model-file ${PROJECT_SOURCE_DIR}/examples/models/ungated-mlp.fl --heads 8)
+add_cli_test("a layer without attention does not claim FlashAttention" 0 "nothing in this layer matched" --model-file ${PROJECT_SOURCE_DIR}/examples/models/mlp-only.fl --demo 2 --lang en)

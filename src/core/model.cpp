@@ -272,6 +272,18 @@ Tensor one_layer(const LayerCfg& c, const TraceOptions& o, Weights& w, const Ste
   return y;
 }
 
+// A layer from source may leave what the tracer made for it unread (RoPE's
+// tables, a mask): dropped, so that eager runs no kernel for it.
+void drop_unread(Graph& g, const TraceOptions& o) {
+  if (!o.source) return;
+  std::vector<char> live(g.size(), 0);
+  for (NodeId out : g.outputs()) live[static_cast<size_t>(out)] = 1;
+  for (size_t i = g.size(); i-- > 0;)
+    if (live[i])
+      for (NodeId in : g.node(static_cast<NodeId>(i)).inputs) live[static_cast<size_t>(in)] = 1;
+  g.keep_only(live);
+}
+
 // Prefill of T tokens per sequence, T a number or the symbol T.
 Graph prefill_graph(const LayerCfg& c, Dim T, int64_t pos0, ParamMode params, const TraceOptions& o) {
   validate(c);
@@ -285,6 +297,7 @@ Graph prefill_graph(const LayerCfg& c, Dim T, int64_t pos0, ParamMode params, co
     return one_layer(c, o, w, s, prefix, in, {}, nullptr);
   });
   g.set_outputs({out.id()});
+  drop_unread(g, o);
   return g;
 }
 
@@ -323,6 +336,7 @@ Graph decode_layer(const LayerCfg& c, ParamMode params, const TraceOptions& o) {
   });
   written.insert(written.begin(), out.id());
   g.set_outputs(written);
+  drop_unread(g, o);
   return g;
 }
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -96,6 +97,15 @@ KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lan
   return r;
 }
 
+// A partition's name for `c`'s layer: a layer from source that holds no
+// attention for the matcher to find is not said to run FlashAttention.
+Text partition_name(const Partition& p, const AnalysisConfig& c) {
+  if (p.id == PartitionId::FusedFlash && c.source &&
+      std::none_of(p.graph->nodes().begin(), p.graph->nodes().end(), [](const Node& n) { return n.op == Op::Attention; }))
+    return Text::PartFlashNothingMatched;
+  return partition_text(p.id, c.traced_attention(), c.source != nullptr);
+}
+
 std::vector<PartitionReport> partition_reports(const std::vector<Partition>& ps, const AnalysisConfig& c,
                                                int64_t tokens_per_step) {
   std::vector<PartitionReport> out;
@@ -105,7 +115,7 @@ std::vector<PartitionReport> partition_reports(const std::vector<Partition>& ps,
   for (const Partition& p : ps) {
     PartitionReport r;
     r.id = p.id;
-    r.name = tr(partition_text(p.id, c.traced_attention(), c.source != nullptr), c.lang);
+    r.name = tr(partition_name(p, c), c.lang);
     r.cost = p.cost;
     r.overhead_share = p.cost.overhead / p.cost.t_total;
     r.speedup = eager / p.cost.t_total;

@@ -16,6 +16,8 @@ std::string workload_name(const AnalysisConfig& c, Lang lang);  // "one Llama-3.
 std::string precision_name(const AnalysisConfig& c);            // "BF16", "BF16, FP8 weights"
 std::string costed_hardware_name(const AnalysisConfig& c, Lang lang);  // "H100 SXM roofline", "H100 SXM calibrated model"
 KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lang lang, bool detail);
+// A partition's name for `c`'s layer (partition_text), as its results bear out.
+Text partition_name(const Partition& p, const AnalysisConfig& c);
 // `tokens_per_step`: the tokens one pass of the model processes (prefill: T x batch; decode: batch).
 std::vector<PartitionReport> partition_reports(const std::vector<Partition>& ps, const AnalysisConfig& c,
                                                int64_t tokens_per_step);

@@ -188,9 +188,9 @@ std::optional<Observation> compiler_observation(const AnalysisConfig& c, const s
   const Lang L = c.lang;
   const Partition &mine = ps.back(), &fused = ps[static_cast<size_t>(PartitionId::Fused)];
   std::string text = tr(Text::ObsCompiler, L,
-                        {std::string(tr(partition_text(mine.id, c.traced_attention(), c.source != nullptr), L)), count(mine.cost.kernels),
+                        {std::string(tr(partition_name(mine, c), L)), count(mine.cost.kernels),
                          fb(mine.cost.bytes), fmt_time(mine.cost.t_total),
-                         std::string(tr(partition_text(fused.id, c.traced_attention(), c.source != nullptr), L)), count(fused.cost.kernels),
+                         std::string(tr(partition_name(fused, c), L)), count(fused.cost.kernels),
                          fb(fused.cost.bytes), fmt_time(fused.cost.t_total)});
   const char* gap = L == Lang::Zh ? "" : " ";  // between sentences
   // Copies: kernels that compute nothing but views, laying data out for an extern call.
