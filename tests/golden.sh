@@ -5,7 +5,9 @@
 # a redesign behind it must leave them byte for byte as they are.
 set -u
 mode=$1 bin=$2 only=${3:-}
-dir=$(dirname "$0")/golden
+cd "$(dirname "$0")/.." || exit 1  # the cases name files from the repository's root
+case $bin in /*) ;; *) bin=$OLDPWD/$bin ;; esac
+dir=tests/golden
 status=0
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
