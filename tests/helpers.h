@@ -2,7 +2,10 @@
 #pragma once
 
 #include <cmath>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <string>
 
 #include <catch2/catch.hpp>
 
@@ -53,6 +56,15 @@ inline double relative_difference(const std::vector<TensorValue>& a, const std::
     }
   }
   return diff / scale;
+}
+
+// A file's whole text (shipped data, examples); fails the test if unreadable.
+inline std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 inline int count_ops(const Graph& g, Op op) {

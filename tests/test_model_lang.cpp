@@ -127,16 +127,11 @@ TEST_CASE("model language: a traced source is a working layer of the given sizes
   TraceOptions o;
   o.source = std::make_shared<const lang::Model>(source);
   const Graph g = prefill_layer(o.source->layer(), 8, 0, ParamMode::shapes(), o);
-  int params = 0, matmuls = 0;
-  for (const Node& n : g.nodes()) {
-    params += n.op == Op::Param;
-    matmuls += n.op == Op::MatMul;
-  }
-  CHECK(params == 3);
-  CHECK(matmuls == 2);
+  CHECK(test::count_ops(g, Op::Param) == 3);
+  CHECK(test::count_ops(g, Op::MatMul) == 2);
   // What the tracer made for a layer with attention (RoPE's tables) and this one leaves unread is gone:
   // eager runs the norm, two matmuls, SiLU and the residual add, nothing more.
-  for (const Node& n : g.nodes()) CHECK((n.op != Op::Cos && n.op != Op::Sin));
+  CHECK(test::count_ops(g, Op::Cos) + test::count_ops(g, Op::Sin) == 0);
   CHECK(make_partition(PartitionId::Eager, g, {}, kH100).kernels.size() == 5);
   CHECK(parameter_bytes(g) == (64 + 2 * 64 * 128) * 2);
   CHECK(g.node(g.outputs()[0]).shape == Shape{8, 64});
@@ -144,13 +139,7 @@ TEST_CASE("model language: a traced source is a working layer of the given sizes
 
 namespace {
 
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(FUSIONLAB_SOURCE_DIR) + "/examples/models/" + name);
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string example(const std::string& name) { return test::file_text(std::string(FUSIONLAB_SOURCE_DIR) + "/examples/models/" + name); }
 
 }  // namespace
 
@@ -164,13 +153,8 @@ TEST_CASE("model language: GPT-2's block, from its published configuration") {
   // c_proj, their biases, two LayerNorms' weights and biases), here in bf16.
   const int64_t d = 768;
   CHECK(parameter_bytes(g) == 2 * (12 * d * d + 13 * d));
-  int layernorms = 0, gelus = 0;
-  for (const Node& n : g.nodes()) {
-    layernorms += n.op == Op::LayerNorm;
-    gelus += n.op == Op::Gelu;
-  }
-  CHECK(layernorms == 2);
-  CHECK(gelus == 1);
+  CHECK(test::count_ops(g, Op::LayerNorm) == 2);
+  CHECK(test::count_ops(g, Op::Gelu) == 1);
   // A whole 12-block model counts the source's own parameters, plus the
   // (tied) token embedding and the final norm.
   o.layers = 2;

@@ -10,18 +10,13 @@
 #include <string>
 
 #include "core/measured/op_profile.h"
+#include "helpers.h"
 
 using namespace fl;
 
 namespace {
 
-std::string shipped(const std::string& name) {
-  std::ifstream in(std::string(FUSIONLAB_DATA_DIR) + "/measured/op-profiles/" + name);
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string shipped(const std::string& name) { return test::file_text(std::string(FUSIONLAB_DATA_DIR) + "/measured/op-profiles/" + name); }
 
 const std::string kHeader =
     "gpu,model,n_head,n_kv_head,n_embd,n_expanded_embd,vocab_size,use_gated_mlp,num_tokens,emb_us,input_layernorm_us,"

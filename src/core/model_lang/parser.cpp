@@ -1,6 +1,8 @@
 #include "core/model_lang/parser.h"
 
+#include <algorithm>
 #include <array>
+#include <initializer_list>
 
 namespace fl::lang {
 
@@ -169,30 +171,19 @@ class Parser {
     return lhs;
   }
   // sum := product {("+" | "-") product}
-  // Each operator of a chain nests its left side one deeper: counted, so that
-  // no tree is too deep to walk.
-  ExprPtr sum() {
-    ExprPtr e = product();
-    const int before = nesting_;
-    while (at_op("+") || at_op("-")) {
-      deeper();
-      std::string op = next().text;
-      e = binary(std::move(op), std::move(e), product());
-    }
-    nesting_ = before;
-    return e;
-  }
-  void deeper() {
-    if (++nesting_ > kMaxNesting) throw SourceError(peek().at, "nested too deep (too many operators in one expression)");
-  }
+  ExprPtr sum() { return chain({"+", "-"}, &Parser::product); }
   // product := unary {("*" | "/" | "@") unary}
-  ExprPtr product() {
-    ExprPtr e = unary();
+  ExprPtr product() { return chain({"*", "/", "@"}, &Parser::unary); }
+  // operand {op operand}, left to right. Each operator nests its left side
+  // one deeper: counted, so that no tree is too deep to walk.
+  ExprPtr chain(std::initializer_list<std::string_view> ops, ExprPtr (Parser::*operand)()) {
+    auto at_one = [&] { return std::any_of(ops.begin(), ops.end(), [&](std::string_view op) { return at_op(op); }); };
+    ExprPtr e = (this->*operand)();
     const int before = nesting_;
-    while (at_op("*") || at_op("/") || at_op("@")) {
-      deeper();
+    while (at_one()) {
+      if (++nesting_ > kMaxNesting) throw SourceError(peek().at, "nested too deep (too many operators in one expression)");
       std::string op = next().text;
-      e = binary(std::move(op), std::move(e), unary());
+      e = binary(std::move(op), std::move(e), (this->*operand)());
     }
     nesting_ = before;
     return e;
