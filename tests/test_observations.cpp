@@ -7,7 +7,10 @@
 #include <vector>
 
 #include "core/analysis.h"
+#include "core/model.h"
+#include "core/model_lang/model.h"
 #include "core/settings.h"
+#include "helpers.h"
 #include "json_helpers.h"
 
 using namespace fl;
@@ -181,5 +184,70 @@ TEST_CASE("the score matrix counts one head as one head") {
       INFO(attention << " " << heads << ": " << text);
       CHECK(text.find(std::string(heads) == "1" ? "(one head × 2048 × 2048" : "(32 heads × 2048 × 2048") != std::string::npos);
       CHECK(text.find("1 heads") == std::string::npos);
+    }
+}
+
+namespace {
+
+// Demo `demo` of the layer in examples/models/`file`, as `fusionlab --model-file` runs it.
+json analyzed_example(const std::string& file, const char* demo, Lang lang) {
+  const std::string path = std::string(FUSIONLAB_SOURCE_DIR) + "/examples/models/" + file;
+  AnalysisConfig c = config_from_settings({{"demo", demo}});
+  c.source = std::make_shared<const lang::Model>(test::file_text(path), file);
+  c.model = c.source->layer();
+  c.model_key = "custom";
+  c.lang = lang;
+  return analyzed(c);
+}
+
+std::vector<std::string> ids_of(const json& j) {
+  std::vector<std::string> out;
+  for (const json& o : j.at("observations")) out.push_back(o.at("id").get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("observations of a layer from source say what its graph holds, not what Llama's does") {
+  SECTION("a layer without attention: no score matrix, no KV cache, nothing for FlashAttention") {
+    const json prefill = analyzed_example("mlp-only.fl", "2", Lang::En);
+    CHECK(ids_of(prefill) == Ids{"prefill_decomposed_slower_launches", "prefill_fusion_no_attention", "prefill_no_attention",
+                                 "prefill_matmuls_memory_bound"});
+    const json decode = analyzed_example("mlp-only.fl", "3", Lang::En);
+    CHECK(decode.at("kv_cache_bytes") == 0);
+    CHECK(decode.at("memory").at("kv_cache") == 0);
+    const std::vector<std::string> got = ids_of(decode);
+    CHECK(got.at(0) == "decode_traffic_weights");
+    CHECK(got.at(3) == "decode_no_attention");
+    for (Lang lang : {Lang::En, Lang::Zh})
+      for (const char* demo : {"2", "3"}) {
+        const std::string text = analyzed_example("mlp-only.fl", demo, lang).at("observations").dump();
+        INFO(text);
+        // No sentence sizes a score matrix or speaks of a softmax or a mask.
+        for (const char* claim : {"score matrix (", "scores,", "分数矩阵（", "分数（", "masked_fill", "float32", "softmax"})
+          CHECK(text.find(claim) == std::string::npos);
+      }
+  }
+  SECTION("GPT-2's block: eager's one-kernel ops are its own (LayerNorm, softmax, GELU), its attention is matched") {
+    const json prefill = analyzed_example("gpt2.fl", "2", Lang::En);
+    const std::string decomposed = prefill.at("observations").at(0).at("text");
+    CHECK(prefill.at("observations").at(0).at("id") == "prefill_decomposed_slower");
+    CHECK(decomposed.find("LayerNorm, softmax and GELU") != std::string::npos);
+    CHECK(prefill.at("observations").dump().find("RMSNorm") == std::string::npos);
+    CHECK(ids_of(prefill).at(2) == "prefill_flash_leaves_matmuls");
+    // Its caches: keys and values of 12 heads of 64 at S = 4096, in bf16.
+    CHECK(analyzed_example("gpt2.fl", "3", Lang::En).at("kv_cache_bytes") == 2LL * 12 * 4096 * 64 * 2);
+  }
+}
+
+TEST_CASE("the KV cache a traced decode layer updates is the closed form's, for every attention form and batch") {
+  for (AttentionForm form : kAttentionForms)
+    for (int64_t batch : {1, 3}) {
+      TraceOptions o;
+      o.attention = form;
+      o.batch = batch;
+      const Graph g = decode_layer(kLlama8B, ParamMode::shapes(), o);
+      CHECK(cache_bytes(g, {{"S", 4096}}) == kv_cache_bytes(kLlama8B, 1, batch, 4096, o));
+      CHECK(cache_bytes(g, {{"S", 4096}}) == 2 * batch * kLlama8B.G * 4096 * kLlama8B.dh * 2);
     }
 }

@@ -15,6 +15,13 @@ std::string_view tr(Text id, Lang lang) {
   return kTable[static_cast<size_t>(id)].in(lang);
 }
 
+std::string list_text(const std::vector<std::string>& items, Lang lang) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i)
+    out.append(i == 0 ? "" : lang == Lang::Zh ? "、" : i + 1 == items.size() ? tr(Text::ListAnd, lang) : ", ").append(items[i]);
+  return out;
+}
+
 std::string format(std::string_view pattern, const std::vector<std::string>& args) {
   std::string out;
   for (size_t i = 0; i < pattern.size(); ++i) {

@@ -37,4 +37,7 @@ struct Bilingual {
 std::string format(std::string_view pattern, const std::vector<std::string>& args);
 inline std::string tr(Text id, Lang lang, const std::vector<std::string>& args) { return format(tr(id, lang), args); }
 
+// Items as a list in a sentence: "a, b and c", "a、b、c".
+std::string list_text(const std::vector<std::string>& items, Lang lang);
+
 }  // namespace fl

@@ -65,11 +65,7 @@ std::string companions(const LineupReport& r, size_t col, int k, Origin step, La
   for (const LineupRow& row : r.rows)
     if (row.step != step && std::find(row.kernels[col].begin(), row.kernels[col].end(), k) != row.kernels[col].end())
       others.push_back(row.text);
-  std::string out;
-  for (size_t i = 0; i < others.size(); ++i)
-    out.append(i == 0 ? "" : l == Lang::Zh ? "、" : i + 1 == others.size() ? std::string(tr(Text::ListAnd, l)) : ", ")
-        .append(others[i]);
-  return out;
+  return list_text(others, l);
 }
 
 // Where `row`'s step went under each column, in one sentence.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <functional>
+#include <set>
 
 #include "core/enum_names.h"
 #include "core/model_lang/model.h"
@@ -372,8 +373,24 @@ int64_t model_parameter_bytes(const LayerCfg& c, int64_t layers, int64_t vocab, 
   return layers * per_layer + vocab * c.d * w * (tied ? 1 : 2) + c.d * a;
 }
 
-int64_t kv_cache_bytes(const LayerCfg& c, int64_t layers, int64_t batch, int64_t S, DType act) {
-  return 2 * layers * batch * c.G * S * c.dh * dtype_bytes(act);
+int64_t cache_bytes(const Graph& g, const Binding& b) {
+  std::set<NodeId> caches;
+  for (const Node& n : g.nodes())
+    if (n.op == Op::KVWrite && g.node(n.inputs[0]).op == Op::Input) caches.insert(n.inputs[0]);
+  int64_t bytes = 0;
+  for (NodeId id : caches) bytes += eval_numel(g.node(id).shape, b) * dtype_bytes(g.node(id).dtype);
+  return bytes;
+}
+
+int64_t kv_cache_bytes(const LayerCfg& c, int64_t layers, int64_t batch, int64_t S, const TraceOptions& o) {
+  if (o.source) {
+    TraceOptions one = o;
+    one.layers = 0;
+    one.batch = batch;
+    one.symbolic_batch = false;
+    return layers * cache_bytes(decode_layer(c, ParamMode::shapes(), one), {{"S", S}});
+  }
+  return 2 * layers * batch * c.G * S * c.dh * dtype_bytes(o.act);
 }
 
 }  // namespace fl

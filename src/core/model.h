@@ -76,8 +76,14 @@ int64_t parameter_bytes(const Graph& g);
 // The same for the whole model of `layers` layers, without tracing it.
 int64_t model_parameter_bytes(const LayerCfg& c, int64_t layers, int64_t vocab, bool tied, const TraceOptions& o);
 
-// KV cache bytes of `layers` layers for a batch of sequences of length S.
-int64_t kv_cache_bytes(const LayerCfg& c, int64_t layers, int64_t batch, int64_t S, DType act);
+// Bytes of the KV caches a traced decode graph updates: the inputs its
+// kv_writes write into, under the binding `b` (which gives S).
+int64_t cache_bytes(const Graph& g, const Binding& b);
+
+// KV cache bytes of `layers` layers for a batch of sequences of length S, in
+// the activations' dtype. A layer from source has the caches it writes (none
+// if it has no attention): one traced decode layer's are counted.
+int64_t kv_cache_bytes(const LayerCfg& c, int64_t layers, int64_t batch, int64_t S, const TraceOptions& o);
 
 // The symbols: the KV-cache length and the new token's position (decode), the tokens (prefill).
 inline Dim sym_S() { return Dim::symbol("S"); }

@@ -8,13 +8,14 @@ enum Trait : uint8_t { kBinary = 1, kComposite = 2, kWeightOperand = 4, kAnyDtyp
 
 struct OpInfo {
   std::string_view name;
+  std::string_view label;
   OpKind kind;
   uint8_t arity;
   uint8_t traits;
 };
 
 constexpr OpInfo kOps[] = {
-#define FL_OP(id, name, kind, arity, traits) {name, OpKind::kind, arity, traits},
+#define FL_OP(id, name, label, kind, arity, traits) {name, label, OpKind::kind, arity, traits},
 #include "core/ops.def"
 };
 
@@ -24,6 +25,7 @@ const OpInfo& info(Op op) { return kOps[static_cast<size_t>(op)]; }
 
 OpKind op_kind(Op op) { return info(op).kind; }
 std::string_view op_name(Op op) { return info(op).name; }
+std::string_view op_label(Op op) { return info(op).label; }
 size_t arity(Op op) { return info(op).arity; }
 bool is_binary_pointwise(Op op) { return (info(op).traits & kBinary) != 0; }
 bool is_composite(Op op) { return (info(op).traits & kComposite) != 0; }

@@ -9,12 +9,12 @@
 namespace fl {
 
 enum class Op : uint8_t {
-#define FL_OP(id, name, kind, arity, traits) id,
+#define FL_OP(id, name, label, kind, arity, traits) id,
 #include "core/ops.def"
 };
 
 inline constexpr size_t kOpCount = 0
-#define FL_OP(id, name, kind, arity, traits) +1
+#define FL_OP(id, name, label, kind, arity, traits) +1
 #include "core/ops.def"
     ;
 
@@ -22,7 +22,8 @@ inline constexpr size_t kOpCount = 0
 enum class OpKind : uint8_t { Source, View, Pointwise, Reduction, MatMul, Opaque };
 
 OpKind op_kind(Op op);
-std::string_view op_name(Op op);
+std::string_view op_name(Op op);   // the IR's: "rmsnorm"
+std::string_view op_label(Op op);  // in prose: "RMSNorm"
 size_t arity(Op op);  // how many inputs
 bool is_binary_pointwise(Op op);
 bool is_composite(Op op);

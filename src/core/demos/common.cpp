@@ -130,7 +130,7 @@ std::vector<PartitionReport> partition_reports(const std::vector<Partition>& ps,
 MemoryReport memory_report(const AnalysisConfig& c, int64_t S) {
   MemoryReport m;
   m.weights = model_parameter_bytes(c.model, c.layers, c.vocab, c.tied_embeddings, c.trace_options());
-  m.kv_cache = kv_cache_bytes(c.model, c.layers, c.batch, S, c.act);
+  m.kv_cache = kv_cache_bytes(c.model, c.layers, c.batch, S, c.trace_options());
   m.total = m.weights + m.kv_cache;
   m.capacity = c.hw.memory;
   m.fits = static_cast<double>(m.total) <= c.hw.memory;

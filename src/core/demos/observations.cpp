@@ -20,6 +20,50 @@ bool has_attention_kernel(const Partition& p) {
   return std::any_of(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) { return k.kind == KernelKind::Attention; });
 }
 
+// Whether `id` is a parameter, or a view of one (a tied LM head's transpose).
+bool is_parameter(const Graph& g, NodeId id) {
+  while (op_kind(g.node(id).op) == OpKind::View) id = g.node(id).inputs[0];
+  return g.node(id).op == Op::Param;
+}
+
+// What the traced layer is made of: the premises of the sentences below,
+// read from its graph, since a layer from source need not be Llama's.
+struct LayerFacts {
+  std::vector<Op> composites;   // what eager runs as one handwritten kernel each, in the op table's order
+  std::vector<Op> norms;        // the composites that normalize rows (RMSNorm, LayerNorm)
+  bool attention = false;       // an attention op, or a matmul of two activations (q·kᵀ, p·v)
+  bool pytorch_form = false;    // masked_fill with a boolean mask and a float32 softmax
+};
+
+LayerFacts layer_facts(const Graph& g) {
+  std::set<Op> composites;
+  bool masked_fill = false, f32_softmax = false;
+  LayerFacts f;
+  for (const Node& n : g.nodes()) {
+    if (is_composite(n.op)) composites.insert(n.op);
+    masked_fill |= n.op == Op::MaskedFill;
+    f32_softmax |= n.op == Op::Softmax && n.dtype == DType::FP32;
+    f.attention |= n.op == Op::Attention ||
+                   (n.op == Op::MatMul && !is_parameter(g, n.inputs[0]) && !is_parameter(g, n.inputs[1]));
+  }
+  f.composites.assign(composites.begin(), composites.end());
+  for (Op op : f.composites)
+    if (op == Op::RMSNorm || op == Op::LayerNorm) f.norms.push_back(op);
+  f.pytorch_form = masked_fill && f32_softmax;
+  return f;
+}
+
+std::string op_list(const std::vector<Op>& ops, Lang l) {
+  std::vector<std::string> names;
+  for (Op op : ops) names.emplace_back(op_label(op));
+  return list_text(names, l);
+}
+
+// "pointwise ops and RMSNorm": what fusion keeps in registers outside attention.
+std::string fused_intermediates(const LayerFacts& f, Lang l) {
+  return f.norms.empty() ? std::string(tr(Text::PointwiseOnly, l)) : tr(Text::PointwiseAndNorms, l, {op_list(f.norms, l)});
+}
+
 // The score matrices (tensors of `numel` elements) a partition writes to
 // memory, and their bytes written and read back.
 struct ScoreTraffic {
@@ -47,7 +91,7 @@ int64_t fusion_saving_outside_attention(const Partition& flash, const std::vecto
   return graph_cost(flash_unfused, hw).bytes - flash.cost.bytes;
 }
 
-Observation prefill_decomposed(const AnalysisConfig& c, const Partition& eager, const Partition& dec) {
+Observation prefill_decomposed(const AnalysisConfig& c, const LayerFacts& f, const Partition& eager, const Partition& dec) {
   const std::vector<std::string> args{fmt_time(dec.cost.t_total), fmt_time(eager.cost.t_total), fb(eager.cost.bytes),
                                       fb(dec.cost.bytes)};
   // Few tokens: the tensors are small, and what decomposing adds is launches.
@@ -58,14 +102,19 @@ Observation prefill_decomposed(const AnalysisConfig& c, const Partition& eager, 
                                            fmt_percent(share(more_fixed, slowdown))});
     return {"prefill_decomposed_slower_launches", tr(Text::ObsPrefillSlowerLaunches, c.lang, launch_args)};
   }
-  if (dec.cost.t_total > eager.cost.t_total && has_attention_kernel(eager))  // no softmax to decompose
-    return {"prefill_decomposed_slower_no_softmax", tr(Text::ObsPrefillSlowerNoSoftmax, c.lang, args)};
-  if (dec.cost.t_total > eager.cost.t_total) return {"prefill_decomposed_slower", tr(Text::ObsPrefillSlower, c.lang, args)};
+  if (dec.cost.t_total > eager.cost.t_total && !f.composites.empty()) {
+    std::vector<std::string> named = args;
+    named.insert(named.end(), {op_list(f.composites, c.lang), count(dec.cost.kernels), count(eager.cost.kernels)});
+    const bool softmax = std::count(f.composites.begin(), f.composites.end(), Op::Softmax) > 0;
+    return {softmax ? "prefill_decomposed_slower" : "prefill_decomposed_slower_no_softmax",
+            tr(Text::ObsPrefillSlower, c.lang, named)};
+  }
+  if (dec.cost.t_total > eager.cost.t_total) return {"prefill_decomposed_slower", tr(Text::ObsPrefillSlowerPlain, c.lang, args)};
   return {"prefill_decomposed_not_slower", tr(Text::ObsPrefillNotSlower, c.lang, args)};
 }
 
 // What fusion saves, and what it leaves: attention's score matrix.
-Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition>& ps,
+Observation prefill_traffic(const AnalysisConfig& c, const LayerFacts& f, const std::vector<Partition>& ps,
                             const std::function<std::vector<Kernel>()>& flash_unfused) {
   const Partition &dec = ps[1], &fused = ps[2], &flash = ps[3];
   const int64_t T = c.tokens, saved = dec.cost.bytes - fused.cost.bytes;
@@ -78,10 +127,13 @@ Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition
   if (has_attention_kernel(fused))  // the layer calls attention as one op
     return {"prefill_fusion_attention_one_op",
             tr(Text::ObsPrefillFusionAttentionOp, c.lang, {fb(dec.cost.bytes), fb(fused.cost.bytes)})};
-  if (!has_attention_kernel(flash)) {  // written as PyTorch code does: not matched
+  if (!f.attention)
+    return {"prefill_fusion_no_attention", tr(Text::ObsPrefillFusionNoAttention, c.lang,
+                                              {fb(dec.cost.bytes), fb(fused.cost.bytes), fused_intermediates(f, c.lang)})};
+  if (!has_attention_kernel(flash)) {  // not the lecture's pattern
     const ScoreTraffic scores = score_traffic(fused, c.batch * c.model.H * T * T, c.binding());
     return {"prefill_fusion_leaves_scores_unmatched",
-            tr(Text::ObsPrefillFusionUnmatched, c.lang,
+            tr(f.pytorch_form ? Text::ObsPrefillFusionUnmatched : Text::ObsPrefillFusionUnmatchedOther, c.lang,
                {fb(dec.cost.bytes), fb(fused.cost.bytes), head_count(c.batch * c.model.H, c.lang), count(T), count(scores.tensors),
                 fb(scores.bytes)})};
   }
@@ -89,20 +141,24 @@ Observation prefill_traffic(const AnalysisConfig& c, const std::vector<Partition
   const double outside = share(fusion_saving_outside_attention(flash, flash_unfused(), c.hw), saved);
   const bool pointwise = outside >= Claim::kMost;
   const std::vector<std::string> args{fb(dec.cost.bytes), fb(fused.cost.bytes), head_count(c.batch * c.model.H, c.lang), count(T),
-                                      fb(score_bytes), fmt_percent(pointwise ? outside : 1 - outside)};
+                                      fb(score_bytes), fmt_percent(pointwise ? outside : 1 - outside),
+                                      fused_intermediates(f, c.lang)};
   if (pointwise) return {"prefill_fusion_saves_pointwise", tr(Text::ObsPrefillFusionPointwise, c.lang, args)};
   return {"prefill_fusion_saves_scores", tr(Text::ObsPrefillFusionScores, c.lang, args)};
 }
 
 // What is left with FlashAttention: the matmuls, or the rest.
-Observation prefill_flash(const AnalysisConfig& c, const Partition& fused, const Partition& flash) {
+Observation prefill_flash(const AnalysisConfig& c, const LayerFacts& f, const Partition& fused, const Partition& flash) {
   double matmul_t = 0;
   for (const Kernel& k : flash.kernels)
     if (k.kind == KernelKind::MatMul || k.kind == KernelKind::Attention) matmul_t += kernel_time(k, c.hw);
   const double matmul_share = share(matmul_t, flash.cost.t);
   const std::vector<std::string> args{fb(flash.cost.bytes), fmt_percent(matmul_share), time_term(c.hw, c.lang)};
   if (has_attention_kernel(fused)) return {"prefill_attention_one_op", tr(Text::ObsPrefillFlashAlready, c.lang, args)};
-  if (!has_attention_kernel(flash)) return {"prefill_attention_not_matched", tr(Text::ObsPrefillFlashNotMatched, c.lang, args)};
+  if (!f.attention) return {"prefill_no_attention", tr(Text::ObsPrefillNoAttention, c.lang, args)};
+  if (!has_attention_kernel(flash))
+    return {"prefill_attention_not_matched",
+            tr(f.pytorch_form ? Text::ObsPrefillFlashNotMatched : Text::ObsPrefillFlashOtherForm, c.lang, args)};
   if (matmul_share >= Claim::kMost) return {"prefill_flash_leaves_matmuls", tr(Text::ObsPrefillFlashMatmuls, c.lang, args)};
   return {"prefill_flash_leaves_other_kernels", tr(Text::ObsPrefillFlashOther, c.lang, args)};
 }
@@ -133,14 +189,17 @@ Observation decode_traffic(const AnalysisConfig& c, const Partition& flash, int6
   std::vector<std::string> args{weights_text, fb(kv), count(c.kv_len), fmt_percent(share(weights + kv, bytes)), fb(bytes),
                                 fmt_percent(share(weights_most ? weights : kv, bytes)), count(c.batch),
                                 std::string(tr(has_attention_kernel(flash) ? Text::FlashPartitionName : Text::FourthPartitionName, L))};
+  const bool cache = kv > 0;  // a layer without attention has none
   if (share(weights + kv, bytes) < Claim::kAlmostAll)
-    return {"decode_traffic_activations", tr(Text::ObsDecodeTrafficActivations, L, args)};
-  if (weights_most) return {"decode_traffic_weights", tr(Text::ObsDecodeTrafficWeights, L, args)};
+    return {"decode_traffic_activations",
+            tr(cache ? Text::ObsDecodeTrafficActivations : Text::ObsDecodeTrafficActivationsNoCache, L, args)};
+  if (weights_most)
+    return {"decode_traffic_weights", tr(cache ? Text::ObsDecodeTrafficWeights : Text::ObsDecodeTrafficWeightsNoCache, L, args)};
   return {"decode_traffic_kv_cache", tr(Text::ObsDecodeTrafficKv, L, args)};
 }
 
 // How far the four partitions differ in bytes and roofline time.
-Observation decode_spread(const AnalysisConfig& c, const std::vector<Partition>& ps) {
+Observation decode_spread(const AnalysisConfig& c, const LayerFacts& f, const std::vector<Partition>& ps) {
   auto [t_lo, t_hi] = std::minmax({ps[0].cost.t, ps[1].cost.t, ps[2].cost.t, ps[3].cost.t});
   auto [b_lo, b_hi] = std::minmax({ps[0].cost.bytes, ps[1].cost.bytes, ps[2].cost.bytes, ps[3].cost.bytes});
   if (share(b_hi - b_lo, b_hi) < Claim::kAlike && share(t_hi - t_lo, t_hi) < Claim::kAlike)
@@ -149,7 +208,9 @@ Observation decode_spread(const AnalysisConfig& c, const std::vector<Partition>&
   const int64_t heads = c.batch * c.model.H;
   const std::vector<std::string> args{fb(b_hi),     fb(b_lo),      fmt_time(t_hi),
                                       fmt_time(t_lo), count(heads),  count(c.kv_len),
-                                      fb(heads * c.kv_len * dtype_bytes(c.act)), time_term(c.hw, c.lang)};
+                                      fb(heads * c.kv_len * dtype_bytes(c.act)), time_term(c.hw, c.lang),
+                                      fused_intermediates(f, c.lang)};
+  if (!f.attention) return {"decode_partitions_differ_no_attention", tr(Text::ObsDecodeDifferNoAttention, c.lang, args)};
   if (has_attention_kernel(ps[0]))  // the layer calls attention as one op: no partition writes scores
     return {"decode_partitions_differ_outside_attention", tr(Text::ObsDecodeDifferNoScores, c.lang, args)};
   return {"decode_partitions_differ", tr(Text::ObsDecodeDiffer, c.lang, args)};
@@ -170,13 +231,16 @@ Observation decode_kernels(const AnalysisConfig& c, const Partition& dec, const 
 }
 
 // What FlashAttention saves at decode: the scores are B·H × S numbers.
-Observation decode_flash(const AnalysisConfig& c, const Partition& fused, const Partition& flash) {
+Observation decode_flash(const AnalysisConfig& c, const LayerFacts& f, const Partition& fused, const Partition& flash) {
   const int64_t heads = c.batch * c.model.H;
   const double saved = share(fused.cost.t_total - flash.cost.t_total, fused.cost.t_total);
   const std::vector<std::string> args{fmt_time(flash.cost.t_total), fmt_time(fused.cost.t_total), count(heads), count(c.kv_len),
                                       fb(heads * c.kv_len * dtype_bytes(c.act)), fmt_percent(saved)};
   if (has_attention_kernel(fused)) return {"decode_attention_one_op", tr(Text::ObsDecodeFlashAlready, c.lang, args)};
-  if (!has_attention_kernel(flash)) return {"decode_attention_not_matched", tr(Text::ObsDecodeFlashNotMatched, c.lang, args)};
+  if (!f.attention) return {"decode_no_attention", tr(Text::ObsDecodeNoAttention, c.lang, args)};
+  if (!has_attention_kernel(flash))
+    return {"decode_attention_not_matched",
+            tr(f.pytorch_form ? Text::ObsDecodeFlashNotMatched : Text::ObsDecodeFlashOtherForm, c.lang, args)};
   if (saved < Claim::kSmall) return {"decode_flash_saves_little", tr(Text::ObsDecodeFlashLittle, c.lang, args)};
   return {"decode_flash_saves_much", tr(Text::ObsDecodeFlashMuch, c.lang, args)};
 }
@@ -251,14 +315,16 @@ Observation memory_observation(const MemoryReport& memory) {
 
 std::vector<Observation> prefill_observations(const AnalysisConfig& c, const std::vector<Partition>& ps,
                                               const std::function<std::vector<Kernel>()>& flash_unfused) {
-  return {prefill_decomposed(c, ps[0], ps[1]), prefill_traffic(c, ps, flash_unfused), prefill_flash(c, ps[2], ps[3]),
+  const LayerFacts f = layer_facts(*ps[0].graph);  // eager runs the traced graph
+  return {prefill_decomposed(c, f, ps[0], ps[1]), prefill_traffic(c, f, ps, flash_unfused), prefill_flash(c, f, ps[2], ps[3]),
           prefill_bound(c, ps[3])};
 }
 
 std::vector<Observation> decode_observations(const AnalysisConfig& c, const std::vector<Partition>& ps, int64_t weights,
                                              int64_t kv) {
-  return {decode_traffic(c, ps[3], weights, kv), decode_spread(c, ps), decode_kernels(c, ps[1], ps[3]),
-          decode_flash(c, ps[2], ps[3])};
+  const LayerFacts f = layer_facts(*ps[0].graph);  // eager runs the traced graph
+  return {decode_traffic(c, ps[3], weights, kv), decode_spread(c, f, ps), decode_kernels(c, ps[1], ps[3]),
+          decode_flash(c, f, ps[2], ps[3])};
 }
 
 }  // namespace fl::demos

@@ -61,9 +61,8 @@ PhaseReport decode_report(const AnalysisConfig& c, const CompiledPhase& compiled
   r.config = c;
   r.title = tr(Text::Demo3Title, L, {c.whole_model || c.batch > 1 ? workload_name(c, L) : std::string(tr(Text::SameLayer, L)),
                                      count(S)});
-  const int64_t traced_layers = c.whole_model ? c.layers : 1;
   r.weight_bytes = parameter_bytes(*ps[0].graph);  // the eager partition runs the traced graph
-  r.kv_cache_bytes = kv_cache_bytes(c.model, traced_layers, c.batch, S, c.act);
+  r.kv_cache_bytes = cache_bytes(*ps[0].graph, c.binding());
   r.observations = decode_observations(c, ps, r.weight_bytes, r.kv_cache_bytes);
   r.memory = memory_report(c, S);
   if (std::optional<Observation> o = compiler_observation(c, ps)) r.observations.push_back(std::move(*o));
