@@ -10,6 +10,7 @@
 #include "core/model.h"
 #include "core/model_lang/model.h"
 #include "core/settings.h"
+#include "core/sweep.h"
 #include "helpers.h"
 #include "json_helpers.h"
 
@@ -237,6 +238,32 @@ TEST_CASE("observations of a layer from source say what its graph holds, not wha
     CHECK(ids_of(prefill).at(2) == "prefill_flash_leaves_matmuls");
     // Its caches: keys and values of 12 heads of 64 at S = 4096, in bf16.
     CHECK(analyzed_example("gpt2.fl", "3", Lang::En).at("kv_cache_bytes") == 2LL * 12 * 4096 * 64 * 2);
+  }
+}
+
+TEST_CASE("demo 1 of a layer from source names its own norm, epilogues and attention") {
+  const json gpt2 = analyzed_example("gpt2.fl", "1", Lang::En);
+  CHECK(ids_of(gpt2) == Ids{"kernels_layernorm_one_kernel", "kernels_matmul_epilogues", "kernels_attention_and_views"});
+  const std::string said = gpt2.at("observations").dump();
+  INFO(said);
+  CHECK(said.find("RoPE") == std::string::npos);       // GPT-2 has none
+  CHECK(said.find("GQA") == std::string::npos);        // every head has its own keys and values
+  CHECK(said.find("6 of the 6 matmul kernels") != std::string::npos);  // each takes its bias add
+  const std::string mlp = analyzed_example("mlp-only.fl", "1", Lang::En).at("observations").dump();
+  INFO(mlp);
+  CHECK(mlp.find("FlashAttention") == std::string::npos);
+  CHECK(mlp.find("This layer has no attention.") != std::string::npos);
+}
+
+TEST_CASE("a sweep names the fourth partition of a layer without attention for what it holds") {
+  const std::string path = std::string(FUSIONLAB_SOURCE_DIR) + "/examples/models/";
+  for (const char* file : {"mlp-only.fl", "gpt2.fl"}) {
+    AnalysisConfig c = config_from_settings({{"demo", "2"}});
+    c.source = std::make_shared<const lang::Model>(test::file_text(path + file), file);
+    c.model = c.source->layer();
+    const Sweep s = empty_sweep(c, SweepKey::Tokens);
+    const bool matched = std::string(file) == "gpt2.fl";
+    CHECK(sweep_partition_text(s, PartitionId::FusedFlash) == (matched ? Text::PartFlash : Text::PartFlashNothingMatched));
   }
 }
 

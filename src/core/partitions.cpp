@@ -1,4 +1,7 @@
 #include "core/partitions.h"
+
+#include <algorithm>
+
 #include "core/inductor/partition.h"
 
 #include "core/passes/passes.h"
@@ -47,11 +50,16 @@ Text lecture_partition_text(PartitionId id) {
 }
 }  // namespace
 
-Text partition_text(PartitionId id, AttentionForm form, bool own_layer) {
+Text partition_text(PartitionId id, AttentionForm form, bool own_layer, bool flash_matched) {
   if (id == PartitionId::Eager && own_layer) return Text::PartEagerOwnLayer;
+  if (id == PartitionId::FusedFlash && own_layer && !flash_matched) return Text::PartFlashNothingMatched;
   if (id == PartitionId::Eager && form == AttentionForm::Sdpa) return Text::PartEagerSdpa;       // no softmax
   if (id == PartitionId::FusedFlash && form == AttentionForm::Math) return Text::PartFlashUnmatched;  // nothing matched
   return lecture_partition_text(id);
+}
+
+bool holds_attention(const Graph& g) {
+  return std::any_of(g.nodes().begin(), g.nodes().end(), [](const Node& n) { return n.op == Op::Attention; });
 }
 
 namespace {

@@ -37,8 +37,13 @@ std::string_view partition_key(PartitionId id);  // "eager", "decomposed", "fuse
 // The partition's name for a layer whose attention is written in `form`:
 // what it holds there (under SDPA eager has no softmax; the math form's
 // attention is not matched to FlashAttention). `own_layer`: a layer from
-// source, whose composite ops are its own (eager is not named after Llama's).
-Text partition_text(PartitionId id, AttentionForm form, bool own_layer = false);
+// source, whose composite ops are its own (eager is not named after Llama's),
+// and whose attention may not match (`flash_matched`: the FlashAttention
+// partition's graph holds an attention op).
+Text partition_text(PartitionId id, AttentionForm form, bool own_layer = false, bool flash_matched = true);
+
+// Whether `g` holds an attention op (FlashAttention, or the layer's SDPA call).
+bool holds_attention(const Graph& g);
 
 struct Partition {
   PartitionId id;

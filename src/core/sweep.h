@@ -46,6 +46,7 @@ struct Sweep {
   std::vector<PartitionId> partitions;  // the lines: the lecture's four, then the chosen compiler's
   std::vector<SweepPoint> points;  // ascending values
   bool own_layer = false;          // a layer from source (partition_text)
+  bool flash_matched = true;       // its FlashAttention partition holds an attention op
 };
 
 // A sweep of `c` over `key` with no points yet (its partitions those a view of `c` shows).

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <set>
 
 #include "core/demos/demos.h"
 #include "core/model_lang/model.h"
@@ -18,6 +19,40 @@ std::string token_count(int64_t n, Lang l) {
 
 std::string head_count(int64_t n, Lang l) {
   return n == 1 ? std::string(tr(Text::HeadsOne, l)) : tr(Text::HeadsMany, l, {count(n)});
+}
+
+namespace {
+
+// Whether `id` is a parameter, or a view of one (a tied LM head's transpose).
+bool is_parameter(const Graph& g, NodeId id) {
+  while (op_kind(g.node(id).op) == OpKind::View) id = g.node(id).inputs[0];
+  return g.node(id).op == Op::Param;
+}
+
+}  // namespace
+
+LayerFacts layer_facts(const Graph& g) {
+  std::set<Op> composites;
+  bool masked_fill = false, f32_softmax = false;
+  LayerFacts f;
+  for (const Node& n : g.nodes()) {
+    if (is_composite(n.op)) composites.insert(n.op);
+    masked_fill |= n.op == Op::MaskedFill;
+    f32_softmax |= n.op == Op::Softmax && n.dtype == DType::FP32;
+    f.attention |= n.op == Op::Attention ||
+                   (n.op == Op::MatMul && !is_parameter(g, n.inputs[0]) && !is_parameter(g, n.inputs[1]));
+  }
+  f.composites.assign(composites.begin(), composites.end());
+  for (Op op : f.composites)
+    if (op == Op::RMSNorm || op == Op::LayerNorm) f.norms.push_back(op);
+  f.pytorch_form = masked_fill && f32_softmax;
+  return f;
+}
+
+std::string op_list(const std::vector<Op>& ops, Lang l) {
+  std::vector<std::string> names;
+  for (Op op : ops) names.emplace_back(op_label(op));
+  return list_text(names, l);
 }
 
 std::string model_name(const AnalysisConfig& c, Lang lang) {
@@ -100,10 +135,7 @@ KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lan
 // A partition's name for `c`'s layer: a layer from source that holds no
 // attention for the matcher to find is not said to run FlashAttention.
 Text partition_name(const Partition& p, const AnalysisConfig& c) {
-  if (p.id == PartitionId::FusedFlash && c.source &&
-      std::none_of(p.graph->nodes().begin(), p.graph->nodes().end(), [](const Node& n) { return n.op == Op::Attention; }))
-    return Text::PartFlashNothingMatched;
-  return partition_text(p.id, c.traced_attention(), c.source != nullptr);
+  return partition_text(p.id, c.traced_attention(), c.source != nullptr, holds_attention(*p.graph));
 }
 
 std::vector<PartitionReport> partition_reports(const std::vector<Partition>& ps, const AnalysisConfig& c,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/analysis.h"
 #include "core/partitions.h"
@@ -29,5 +30,16 @@ std::string fb(int64_t bytes);  // fmt_bytes on an integer count
 std::string count(int64_t n);    // fmt_count on an integer: "2048", "32,768"
 std::string token_count(int64_t n, Lang l);  // "one token", "2048 tokens"; zh "2048 个 token"
 std::string head_count(int64_t n, Lang l);   // "one head", "32 heads"; zh "32 个头"
+
+// What a traced layer is made of: the premises of the demos' sentences, read
+// from its graph, since a layer from source need not be Llama's.
+struct LayerFacts {
+  std::vector<Op> composites;  // what eager runs as one handwritten kernel each, in the op table's order
+  std::vector<Op> norms;       // the composites that normalize rows (RMSNorm, LayerNorm)
+  bool attention = false;      // an attention op, or a matmul of two activations (q·kᵀ, p·v)
+  bool pytorch_form = false;   // masked_fill with a boolean mask and a float32 softmax
+};
+LayerFacts layer_facts(const Graph& g);
+std::string op_list(const std::vector<Op>& ops, Lang l);  // "RMSNorm, softmax and SiLU"
 
 }  // namespace fl::demos

@@ -20,45 +20,6 @@ bool has_attention_kernel(const Partition& p) {
   return std::any_of(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) { return k.kind == KernelKind::Attention; });
 }
 
-// Whether `id` is a parameter, or a view of one (a tied LM head's transpose).
-bool is_parameter(const Graph& g, NodeId id) {
-  while (op_kind(g.node(id).op) == OpKind::View) id = g.node(id).inputs[0];
-  return g.node(id).op == Op::Param;
-}
-
-// What the traced layer is made of: the premises of the sentences below,
-// read from its graph, since a layer from source need not be Llama's.
-struct LayerFacts {
-  std::vector<Op> composites;   // what eager runs as one handwritten kernel each, in the op table's order
-  std::vector<Op> norms;        // the composites that normalize rows (RMSNorm, LayerNorm)
-  bool attention = false;       // an attention op, or a matmul of two activations (q·kᵀ, p·v)
-  bool pytorch_form = false;    // masked_fill with a boolean mask and a float32 softmax
-};
-
-LayerFacts layer_facts(const Graph& g) {
-  std::set<Op> composites;
-  bool masked_fill = false, f32_softmax = false;
-  LayerFacts f;
-  for (const Node& n : g.nodes()) {
-    if (is_composite(n.op)) composites.insert(n.op);
-    masked_fill |= n.op == Op::MaskedFill;
-    f32_softmax |= n.op == Op::Softmax && n.dtype == DType::FP32;
-    f.attention |= n.op == Op::Attention ||
-                   (n.op == Op::MatMul && !is_parameter(g, n.inputs[0]) && !is_parameter(g, n.inputs[1]));
-  }
-  f.composites.assign(composites.begin(), composites.end());
-  for (Op op : f.composites)
-    if (op == Op::RMSNorm || op == Op::LayerNorm) f.norms.push_back(op);
-  f.pytorch_form = masked_fill && f32_softmax;
-  return f;
-}
-
-std::string op_list(const std::vector<Op>& ops, Lang l) {
-  std::vector<std::string> names;
-  for (Op op : ops) names.emplace_back(op_label(op));
-  return list_text(names, l);
-}
-
 // "pointwise ops and RMSNorm": what fusion keeps in registers outside attention.
 std::string fused_intermediates(const LayerFacts& f, Lang l) {
   return f.norms.empty() ? std::string(tr(Text::PointwiseOnly, l)) : tr(Text::PointwiseAndNorms, l, {op_list(f.norms, l)});
