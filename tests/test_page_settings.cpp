@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/model_lang/llama_source.h"
 #include "core/presets.h"
 #include "core/units.h"
 #include "page/field_labels.h"
@@ -366,4 +367,29 @@ TEST_CASE("demo 1's stages are computed when the pass timeline opens, not for th
   ApplySettings(state.settings, {{"view", "kernels"}});
   Recompute(state);
   CHECK(state.results.kernels.stages.size() > 1);
+}
+
+TEST_CASE("a layer written as source travels in the page's URL, and a broken one keeps the last valid layer", "[page][source]") {
+  // The 8B layer printed as source: the same layer, read from text.
+  std::string source = lang::llama_source(kLlama8B, "edited");
+  State state;
+  InitState(state, "view=prefill&lang=en", "en");
+  const int kernels = state.results.prefill.partitions.at(2).cost.kernels;
+  ApplySettings(state.settings, {{"source", source}});
+  Recompute(state);
+  CHECK(state.results.prefill.partitions.at(2).cost.kernels == kernels);  // the printed preset: the same kernels
+  CHECK(state.results.prefill.title.find("one custom source (4096, 32, 8, 128, 14336) layer") != std::string::npos);
+  const std::string query = FormatQuery(SettingsPairs(state.settings));
+  CHECK(query.find("source=") != std::string::npos);
+  CHECK(query.find("&d=") == std::string::npos);  // the sizes are the source's
+  State restored;
+  InitState(restored, query, "en");
+  CHECK(restored.settings == state.settings);
+  // A broken edit is refused with its line, and the results stay those of the last valid layer.
+  const Settings before = state.settings;
+  CHECK_THROWS_AS(ApplySettings(state.settings, {{"source", source + "def broken(:\n"}}), ConfigError);
+  CHECK(state.settings.layer_workload.config == before.layer_workload.config);
+  // Choosing a preset leaves the source.
+  ApplySettings(state.settings, {{"model", "llama-3.2-1b"}});
+  CHECK(!state.settings.layer_workload.config.source);
 }

@@ -3,8 +3,11 @@
 
 #include <cmath>
 
+#include "core/compiled.h"
 #include "core/config_keys.h"
+#include "core/model_lang/model.h"
 #include "core/settings.h"
+#include "helpers.h"
 
 using namespace fl;
 
@@ -131,7 +134,7 @@ TEST_CASE("every value of a configuration reads back as the same configuration")
   AnalysisConfig c = config_from_settings({{"model", "qwen2.5-7b"}, {"hardware", "mi300x"}, {"tokens", "77"}, {"kv_len", "999"},
                                            {"batch", "3"}, {"weights_dtype", "fp8"}, {"launch_us", "2.5"}, {"layers", "all"}});
   const std::vector<Setting> values = all_values_of(c);
-  CHECK(values.size() == config_keys().size() - 2);  // every key but the presets' names
+  CHECK(values.size() == config_keys().size() - 3);  // every key but the presets' names and the source (none here)
   const AnalysisConfig back = config_from_settings(values, c.demo);
   CHECK(all_values_of(back) == values);
 }
@@ -168,5 +171,47 @@ TEST_CASE("a configuration edited as a form: a preset replaces its numbers, a nu
     FAIL("32 heads over 5 KV heads was accepted");
   } catch (const ConfigError& e) {
     CHECK(e.field == "kv_heads");
+  }
+}
+
+TEST_CASE("the layer's source is a key of the configuration: read, linked, edited and refused like the others") {
+  const std::string gpt2 = test::file_text(std::string(FUSIONLAB_SOURCE_DIR) + "/examples/models/gpt2.fl");
+  const AnalysisConfig c = config_from_settings({{"demo", "2"}, {"source", gpt2}, {"tokens", "512"}});
+  REQUIRE(c.source);
+  CHECK(c.model == LayerCfg{768, 12, 12, 64, 3072});
+  CHECK(c.model_key == "custom");
+  // Linked as the source itself, without the sizes it defines; read back, the same layer.
+  const std::vector<Setting> linked = settings_of(c);
+  CHECK(std::count(linked.begin(), linked.end(), Setting{"source", gpt2}) == 1);
+  for (const char* size : lang::kSizeNames)
+    CHECK(std::none_of(linked.begin(), linked.end(), [&](const Setting& kv) { return kv.first == size; }));
+  CHECK(config_from_settings(linked, 2) == c);
+  // An edit of T reads the source again but is the same layer: the phase is not compiled again.
+  const AnalysisConfig longer = edit_config(c, {{"tokens", "4096"}});
+  CHECK(longer.source == c.source);
+  PhaseCompiler compiler;
+  compiler.phase(c, false);
+  compiler.phase(longer, false);
+  CHECK(compiler.compilations() == 1);
+  // A preset's layer replaces the source; a size given besides it is refused, naming itself.
+  const AnalysisConfig preset = edit_config(c, {{"model", "llama-3.1-8b"}});
+  CHECK(!preset.source);
+  CHECK(preset.model == kLlama8B);
+  CHECK(field_of({{"source", gpt2}, {"d", "1024"}}) == "d");
+  // A source that cannot be read, or traced, names its line and column.
+  try {
+    config_from_settings({{"source", "d = 64\nheads = 4 $\n"}});
+    FAIL("read");
+  } catch (const ConfigError& e) {
+    CHECK(e.field == "source");
+    CHECK(e.message(Lang::En) == "source: line 2, column 11: an unexpected character '$'");
+  }
+  const std::string sizes = "d = 64\nheads = 4\nkv_heads = 2\nhead_dim = 16\nffn = 128\nparam w[32, 64]\n";
+  try {
+    config_from_settings({{"source", sizes + "def layer(x):\n    return x @ w\n"}});  // (T, 64) @ (32, 64)
+    FAIL("traced");
+  } catch (const ConfigError& e) {
+    CHECK(e.field == "source");
+    CHECK(e.message(Lang::En).rfind("source: line 8, column ", 0) == 0);
   }
 }

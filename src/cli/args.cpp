@@ -151,7 +151,7 @@ struct CommandLine {
     key_options.resize(key_values.size());
     for (size_t i = 0; i < config_keys().size(); ++i) {
       const ConfigKey& k = config_keys()[i];
-      if (k.group != group) continue;
+      if (k.group != group || !k.on_cli) continue;
       key_options[i] = app.add_option(cli_flag(k.key), key_values[i], wrapped(key_usage(k)))
                            ->type_name(std::string(k.metavar))
                            ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
@@ -165,7 +165,7 @@ struct CommandLine {
       if (opt->count() > 0 && sweep_key.empty()) throw UsageError(opt->get_name() + ": only with --sweep");
     if (run_option->count() > 0 && !o.compare_compilers) throw UsageError("--run: only with --compare-compilers");
     for (size_t i = 0; i < key_options.size(); ++i)
-      if (key_options[i]->count() > 0) o.settings.push_back({std::string(config_keys()[i].key), key_values[i]});
+      if (key_options[i] && key_options[i]->count() > 0) o.settings.push_back({std::string(config_keys()[i].key), key_values[i]});
     if (!sweep_key.empty()) {
       o.sweep = SweepRequest{};
       o.sweep->key = *sweep_key_named(sweep_key);

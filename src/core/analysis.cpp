@@ -3,6 +3,7 @@
 #include "core/compiled.h"
 
 #include "core/demos/demos.h"
+#include "core/model_lang/model.h"
 #include "core/presets.h"
 #include "core/report_json.h"
 #include "core/units.h"
@@ -42,6 +43,44 @@ bool AnalysisConfig::use_hardware(std::string_view key) {
   return true;
 }
 
+namespace {
+
+ConfigError source_error(const lang::SourceError& e) {
+  return ConfigError("source", Text::ErrSource, {"source", std::to_string(e.at.line), std::to_string(e.at.col), e.message});
+}
+
+// A layer from source: the sizes are its own, and it traces in both phases
+// (a shape error names its line and column).
+void validate_source(const AnalysisConfig& c) {
+  const LayerCfg& l = c.source->layer();
+  const std::pair<const char*, int64_t> sizes[] = {
+      {"d", c.model.d - l.d}, {"heads", c.model.H - l.H}, {"kv_heads", c.model.G - l.G}, {"head_dim", c.model.dh - l.dh}, {"ffn", c.model.f - l.f}};
+  const int64_t source_sizes[] = {l.d, l.H, l.G, l.dh, l.f};
+  for (size_t i = 0; i < std::size(sizes); ++i)
+    if (sizes[i].second != 0)
+      throw ConfigError(sizes[i].first, Text::ErrSizeFromSource, {sizes[i].first, std::to_string(source_sizes[i])});
+  TraceOptions one = c.trace_options();
+  one.layers = 0;
+  try {
+    prefill_layer(c.model, 2, 0, ParamMode::shapes(), one);
+    decode_layer(c.model, ParamMode::shapes(), one);
+  } catch (const lang::SourceError& e) {
+    throw source_error(e);
+  }
+}
+
+}  // namespace
+
+void AnalysisConfig::use_source(const std::string& text, std::string name) {
+  try {
+    source = std::make_shared<const lang::Model>(text, std::move(name));
+  } catch (const lang::SourceError& e) {
+    throw source_error(e);
+  }
+  model = source->layer();
+  model_key = "custom";
+}
+
 Graph AnalysisConfig::traced_graph(bool decode) const {
   return decode ? decode_layer(model, ParamMode::shapes(), trace_options())
                 : prefill_layer(model, tokens, 0, ParamMode::shapes(), trace_options());
@@ -73,6 +112,7 @@ void validate(const AnalysisConfig& c) {
   if (c.act == DType::FP8 || c.act == DType::I32) throw ConfigError("dtype", Text::ErrActDtype, {"dtype", std::string(dtype_name(c.act))});
   if (c.weights == DType::I32) throw ConfigError("weights_dtype", Text::ErrWeightDtype, {"weights_dtype", std::string(dtype_name(c.weights))});
   validate(c.hw);
+  if (c.source) validate_source(c);
   if (c.shown_compiler() != Compiler::Lecture && c.whole_model)
     throw ConfigError("compiler", Text::ErrCompilerOneLayer, {std::string(compiler_key(c.compiler))});
   // Keep every byte count far inside 64 bits: the largest tensors are the

@@ -37,13 +37,17 @@ struct AnalysisConfig {
   Lang lang = Lang::Zh;
   // The layer written as source (fusionlab --model-file), traced instead of
   // the built-in one; `model` then holds its sizes.
-  std::shared_ptr<const lang::Model> source;
+  LayerSource source;
 
   // The seed's settings for a demo: demo 1 is the small config at T = 16.
   static AnalysisConfig for_demo(int demo);
   // Sets model, layers, vocab and tied embeddings from a preset; false if unknown.
   bool use_model(std::string_view key);
   bool use_hardware(std::string_view key);
+  // Traces `text`, a layer in the model language, instead of the preset's
+  // layer, at the sizes it defines. Throws ConfigError (field "source")
+  // naming the line and column of what cannot be read.
+  void use_source(const std::string& text, std::string name = "");
   TraceOptions trace_options() const;
   // The attention form traced: `attention` in demos 2 and 3; demo 1 (the
   // lecture's small layer) and demo 4 (the paper's ablation) keep the lecture's.

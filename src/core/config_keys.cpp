@@ -9,6 +9,7 @@
 
 #include "core/analysis.h"
 #include "core/enum_names.h"
+#include "core/model_lang/model.h"
 #include "core/presets.h"
 #include "core/settings.h"
 #include "core/units.h"
@@ -114,6 +115,11 @@ constexpr KeyEntry kKeys[] = {
      [] { return preset_keys(hardware_presets()); },
      [](AnalysisConfig& c, std::string_view k, const std::string& v) { if (!c.use_hardware(v)) unknown_choice(k, v); },
      kNoRead},
+    // The layer as source (docs/model-language.md): its sizes are the source's.
+    {{"source", G::Model, S::Nothing, kNotNumber, "TEXT", "the decoder layer in the model language", kNoField, kNoField,
+      false},
+     kNoChoices, [](AnalysisConfig& c, std::string_view, const std::string& v) { c.use_source(v); },
+     [](const AnalysisConfig& c) -> std::string { return c.source ? c.source->source() : ""; }},
     {{"d", G::Model, S::ModelLayer, integer("d", Limits::kMaxHidden), "N", "hidden size (default: the model's)",
       Text::LabelHidden, Text::HelpHidden},
      kNoChoices,
@@ -297,7 +303,9 @@ void apply_key(AnalysisConfig& c, std::string_view key, const std::string& value
 std::optional<std::string> key_value(const AnalysisConfig& c, std::string_view key) {
   const KeyEntry* e = entry_of(key);
   if (!e || !e->read) return std::nullopt;
-  return e->read(c);
+  std::string value = e->read(c);
+  if (value.empty()) return std::nullopt;  // no source
+  return value;
 }
 
 std::string_view implied_key(std::string_view key) { return key == "dtype" ? "weights_dtype" : ""; }

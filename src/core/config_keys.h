@@ -37,6 +37,7 @@ struct ConfigKey {
   std::string_view metavar;   // in --help: "--kv-heads N"
   std::string_view usage;     // in --help, English; "{choices}" stands for the valid values
   Text label, help;           // the sidebar's, zh and en; Text::Count where the sidebar shows no field
+  bool on_cli = true;         // false: the CLI reads it otherwise (the source: --model-file)
 
   constexpr bool number() const { return !range.key.empty(); }
   constexpr bool on_sidebar() const { return label != Text::Count; }

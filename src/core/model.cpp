@@ -361,6 +361,11 @@ int64_t parameter_bytes(const Graph& g) {
   return bytes;
 }
 
+bool LayerSource::operator==(const LayerSource& other) const {
+  if (!model_ || !other.model_) return model_ == other.model_;
+  return model_ == other.model_ || (model_->source() == other.model_->source() && model_->name() == other.model_->name());
+}
+
 int64_t model_parameter_bytes(const LayerCfg& c, int64_t layers, int64_t vocab, bool tied, const TraceOptions& o) {
   const int64_t w = dtype_bytes(o.weights), a = dtype_bytes(o.act);
   const int64_t matrices = c.d * c.H * c.dh * 2 + c.d * c.G * c.dh * 2 + 3 * c.d * c.f;  // wq, wo; wk, wv; MLP

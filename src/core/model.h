@@ -34,6 +34,22 @@ inline constexpr AttentionForm kAttentionForms[] = {AttentionForm::Lecture, Atte
 std::string_view attention_form_key(AttentionForm f);  // "lecture", "math", "sdpa"
 std::optional<AttentionForm> attention_form_named(std::string_view key);
 
+// A layer written in the model language, shared by the configurations made
+// from it and compared by its text: two readings of one source are one layer
+// (so that an edit of T does not recompile a layer the URL gave as text).
+class LayerSource {
+ public:
+  LayerSource() = default;
+  LayerSource(std::shared_ptr<const lang::Model> model) : model_(std::move(model)) {}  // NOLINT: implicit on purpose
+  const lang::Model* operator->() const { return model_.get(); }
+  const lang::Model& operator*() const { return *model_; }
+  explicit operator bool() const { return model_ != nullptr; }
+  bool operator==(const LayerSource& other) const;
+
+ private:
+  std::shared_ptr<const lang::Model> model_;
+};
+
 // What is traced besides the layer's shape: batch, dtypes, and whether to
 // trace one decoder layer or the whole model (embedding lookup, `layers`
 // decoder layers, final norm, LM head over every position).
@@ -48,7 +64,7 @@ struct TraceOptions {
   AttentionForm attention = AttentionForm::Lecture;
   // The layer as source, traced in place of the built-in Llama layer; the
   // LayerCfg given with it must be its sizes (lang::Model::layer()).
-  std::shared_ptr<const lang::Model> source;
+  LayerSource source;
   bool operator==(const TraceOptions&) const = default;
 };
 

@@ -58,6 +58,7 @@ std::vector<Setting> overlay_settings(const std::vector<Setting>& base, const st
   for (const auto& [k, v] : changes) {
     if (v == "custom") continue;  // keeps the numbers
     if (k == "model") {
+      erase_key(out, "source");  // a preset's layer, not the source's
       erase_keys_set_by(out, SetBy::ModelLayer);
       erase_keys_set_by(out, SetBy::ModelSize);
       const auto layers = std::find_if(out.begin(), out.end(), [](const Setting& kv) { return kv.first == "layers"; });
@@ -104,6 +105,7 @@ std::vector<Setting> settings_of(const AnalysisConfig& c) {
   };
   const ModelPreset* m = find_model(c.model_key);
   if (m && m->layers == c.layers && m->vocab == c.vocab && m->tied_embeddings == c.tied_embeddings) drop(SetBy::ModelSize);
+  if (c.source) drop(SetBy::ModelLayer);  // the source defines the sizes
   if (c.model_key != "custom") {
     drop(SetBy::ModelLayer);
     s.insert(s.begin() + 2, {"model", c.model_key});

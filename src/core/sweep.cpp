@@ -87,7 +87,7 @@ SweepPoint sweep_point(const AnalysisConfig& c, SweepKey key, int64_t value, Pha
 Sweep empty_sweep(const AnalysisConfig& c, SweepKey key) {
   std::vector<PartitionId> ids(std::begin(kAllPartitions), std::end(kAllPartitions));
   if (const std::optional<PartitionId> id = compiler_partition(c.shown_compiler())) ids.push_back(*id);
-  Sweep s{key, c.demo == 3, c.hw, c.traced_attention(), std::move(ids), {}, c.source != nullptr};
+  Sweep s{key, c.demo == 3, c.hw, c.traced_attention(), std::move(ids), {}, static_cast<bool>(c.source)};
   // Whether a layer from source matches attention does not depend on the
   // swept sizes: one compile of its phase says.
   if (c.source) s.flash_matched = holds_attention(*compile_phase(c, s.decode).graphs[3]);

@@ -59,7 +59,8 @@ std::string model_name(const AnalysisConfig& c, Lang lang) {
   const LayerCfg& l = c.model;
   const std::string sizes = " (" + std::to_string(l.d) + ", " + std::to_string(l.H) + ", " + std::to_string(l.G) + ", " +
                             std::to_string(l.dh) + ", " + std::to_string(l.f) + ")";
-  if (c.source) return c.source->name() + sizes;  // a layer from a model file
+  if (c.source)  // a model file's name, or the page's edited source
+    return (c.source->name().empty() ? std::string(tr(Text::ModelFromSource, lang)) : c.source->name()) + sizes;
   const ModelPreset* m = find_model(c.model_key);
   if (m && m->layer == c.model) return m->key == "small" ? std::string(tr(Text::ModelSmall, lang)) : std::string(m->name);
   return std::string(tr(Text::ModelCustom, lang)) + sizes;
@@ -135,7 +136,7 @@ KernelReport kernel_report(const Partition& p, size_t i, const Hardware& hw, Lan
 // A partition's name for `c`'s layer: a layer from source that holds no
 // attention for the matcher to find is not said to run FlashAttention.
 Text partition_name(const Partition& p, const AnalysisConfig& c) {
-  return partition_text(p.id, c.traced_attention(), c.source != nullptr, holds_attention(*p.graph));
+  return partition_text(p.id, c.traced_attention(), static_cast<bool>(c.source), holds_attention(*p.graph));
 }
 
 std::vector<PartitionReport> partition_reports(const std::vector<Partition>& ps, const AnalysisConfig& c,
