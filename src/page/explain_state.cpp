@@ -111,7 +111,8 @@ bool ExplainDecode(const Settings& s, const ExplainState& e) {
 
 Phases ShownPhases(const Settings& s, const ExplainState& e) {
   switch (s.view) {
-    case View::Prefill: return Phases::Prefill;
+    case View::Prefill:
+    case View::Source: return Phases::Prefill;
     case View::Decode: return Phases::Decode;
     case View::Roofline:
     case View::Timeline:

@@ -199,6 +199,7 @@ std::string_view ViewKey(View v) {
     case View::Sweep: return "sweep";
     case View::Reality: return "reality";
     case View::Compilers: return "compilers";
+    case View::Source: return "source";
   }
   return "";
 }
@@ -210,6 +211,7 @@ int ViewDemo(View v) {
     case View::Timeline: return 3;
     case View::Sweep: return 2;
     case View::Compilers: return 2;  // the layer's workload, in the phase the view chooses
+    case View::Source: return 2;  // the layer's workload, whose source it edits
     case View::Reality: return 2;  // the shipped measurements: the sidebar shows the layer's settings, which it leaves alone
     default: return static_cast<int>(v) + 1;
   }

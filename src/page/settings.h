@@ -23,11 +23,13 @@ namespace fl::web {
 
 // Demos 1..4, then the explain views: the pass timeline with its graph (demo
 // 1's stages), the roofline (demos 2/3), the kernel timeline (demos 2/3) and
-// the sweep of one size (demos 2/3).
-enum class View { Kernels, Prefill, Decode, Ablation, Passes, Roofline, Timeline, Sweep, Reality, Compilers };
-inline constexpr View kViews[] = {View::Kernels,  View::Prefill,  View::Decode, View::Ablation, View::Passes,
-                                  View::Roofline, View::Timeline, View::Sweep,  View::Reality,  View::Compilers};
-// "kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep", "reality", "compilers"
+// the sweep of one size (demos 2/3), and the layer's source with its prefill partitions.
+enum class View { Kernels, Prefill, Decode, Ablation, Passes, Roofline, Timeline, Sweep, Reality, Compilers, Source };
+inline constexpr View kViews[] = {View::Kernels,  View::Prefill,  View::Decode,  View::Ablation,
+                                  View::Passes,   View::Roofline, View::Timeline, View::Sweep,
+                                  View::Reality,  View::Compilers, View::Source};
+// "kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep", "reality",
+// "compilers", "source"
 std::string_view ViewKey(View v);
 int ViewDemo(View v);              // 1..4: the demo whose workload the view shows
 

@@ -92,7 +92,8 @@ void Recompute(State& state) {
     });
   }
   // The roofline and the timeline ask for the phase they show (EnsurePhaseReports).
-  if (s.view == View::Prefill || s.view == View::Decode) computed |= update_phase(state, s.view == View::Decode);
+  if (s.view == View::Prefill || s.view == View::Decode || s.view == View::Source)
+    computed |= update_phase(state, s.view == View::Decode);
   if (demo == 4 && state.computed_ablation != computed_key(s, s.layer_workload)) {
     state.computed_ablation = computed_key(s, s.layer_workload);
     computed = true;

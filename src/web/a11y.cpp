@@ -113,7 +113,8 @@ std::vector<TextTable> ViewTables(const State& state) {
   const Results& r = state.results;
   switch (s.view) {
     case View::Kernels: return {kernels_table(r.kernels.title, r.kernels.kernels, lang)};
-    case View::Prefill: return {partitions_table(r.prefill, lang)};
+    case View::Prefill:
+    case View::Source: return {partitions_table(r.prefill, lang)};
     case View::Decode: return {partitions_table(r.decode, lang)};
     case View::Ablation: return ablation_tables(r.ablation, lang);
     case View::Passes: {

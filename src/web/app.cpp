@@ -29,6 +29,7 @@ void draw_view(State& state) {
     case View::Sweep: DrawSweepPanel(state); break;
     case View::Reality: DrawRealityPanel(state); break;
     case View::Compilers: DrawCompilersPanel(state); break;
+    case View::Source: DrawSourcePanel(state); break;
   }
 }
 
@@ -97,6 +98,7 @@ Ui ViewTitle(View v) {
     case View::Sweep: return Ui::TabSweep;
     case View::Reality: return Ui::TabReality;
     case View::Compilers: return Ui::TabCompilers;
+    case View::Source: return Ui::TabSource;
   }
   return Ui::TabKernels;
 }

@@ -26,6 +26,7 @@ void DrawSweepPanel(State& state);     // demos 2/3: the four partitions against
 const Sweep* ShownSweep(const State& state);  // the sweep view's last complete sweep, if any
 void DrawCompilersPanel(State& state);  // demos 2/3: one layer under every compiler, step by step
 const LineupReport* ShownLineup(State& state);  // that view's lineup for the phase shown (null: refused)
+void DrawSourcePanel(State& state);    // the layer's source, edited live, beside its prefill partitions
 void DrawRealityPanel(State& state);   // the shipped per-op profiles beside the roofline and the calibrated model
 const RealityReport& ShownReality(State& state);  // that view's report, computed once per language
 

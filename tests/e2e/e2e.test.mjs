@@ -721,6 +721,37 @@ test("on a phone a tapped number opens a real text box (the soft keyboard), appl
   await page.close();
 });
 
+test("the layer's source is edited live: each edit compiles, the link carries it, an error names its line and keeps the results", async () => {
+  for (const lang of ["en", "zh"]) {
+    const { page, errors } = await open(`view=source&lang=${lang}`);
+    const fused = async () => (await page.evaluate(() => fusionlab.analyze({ demo: 2 }))).partitions[2].kernels;
+    const before = await fused();
+    const editor = (await page.evaluate(() => fusionlab.getExplain())).widgets["source.editor"];
+    assert.ok(editor, "the editor is on screen");
+    // The preset's layer, printed: a comment typed at the end of its fourth line ("heads = 32").
+    await page.mouse.click(editor[0] + editor[2] / 2, editor[1] + editor[3] / 2);
+    await page.keyboard.press("Control+Home");
+    for (let i = 0; i < 3; ++i) await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("End");
+    await page.keyboard.type("  # edited");
+    const edited = await stateWhen(page, (s) => (s.source ?? "").includes("# edited"));
+    assert.match(edited.source, /^heads = 32 .*# edited$/m);
+    assert.equal(await fused(), before, "a comment changes no kernel");
+    assert.match(await page.evaluate(() => location.search), /source=/);
+    // A character the language has not, at the start of that line: refused with its line and column.
+    await page.keyboard.press("Home");
+    await page.keyboard.type("$");
+    await afterFrames(page, 2);
+    const said = await page.evaluate(() => fusionlab.messages());
+    assert.equal(said.field, "source");
+    assert.match(said.error, lang === "en" ? /line 4, column 1/ : /第 4 行第 1 列/);
+    assert.equal((await page.evaluate(() => fusionlab.getState())).source, edited.source, "the last valid source stays");
+    await page.screenshot({ path: `${artifacts}source-error-${lang}.png` });
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test("invalid URL values are ignored, the page still starts", async () => {
   const { page, errors } = await open("view=prefill&tokens=abc&heads=7&launch_us=-1&bogus=1");
   const state = await page.evaluate(() => fusionlab.getState());
@@ -843,7 +874,7 @@ async function overflow(page) {
 }
 
 test("every embedded view fits its iframe at 800×450, 960×540 and 1280×720, scaled ×1.5 too, and on a phone: no inner scrollbar", async () => {
-  const views = ["kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep", "reality", "compilers"];
+  const views = ["kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep", "reality", "compilers", "source"];
   for (const [width, height, scale] of [[800, 450, 1], [960, 540, 1], [1280, 720, 1], [800, 450, 1.5], [390, 844, 1]]) {
     for (const lang of ["en", "zh"]) {
       const { page, errors } = await open(`embed=1&lang=${lang}&view=kernels&scale=${scale}`, { width, height });
@@ -867,7 +898,7 @@ test("the mock slide deck: every view in its slide, each fitting its frame", asy
   const errors = [];
   const page = await openPageNoApp(`${base}embed-example.html`, { width: 1400, height: 900, errors });
   const frames = page.frames().filter((f) => f !== page.mainFrame());
-  assert.equal(frames.length, 10);
+  assert.equal(frames.length, 11);
   for (const frame of frames) {
     await frame.waitForFunction(() => window.fusionlab && window.fusionlab.getExplain, null, { timeout: 30000 });
     await frame.evaluate(() => window.fusionlab.ready);
