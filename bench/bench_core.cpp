@@ -10,8 +10,11 @@
 #include "core/passes/passes.h"
 #include "core/pipeline.h"
 #include "core/report.h"
+#include "core/settings.h"
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 using namespace fl;
@@ -207,3 +210,19 @@ static void BM_Edit405B(benchmark::State& s) {
 BENCHMARK(BM_Edit405B)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
+
+// One keystroke in the source view: the edited source read and checked as the
+// configuration key (0), and then its prefill compiled and reported (1).
+static void BM_SourceEdit(benchmark::State& s) {
+  const AnalysisConfig base = AnalysisConfig::for_demo(2);
+  std::ifstream file(std::string(FUSIONLAB_SOURCE_DIR) + "/examples/models/gpt2.fl");
+  const std::string source((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  int edit = 0;
+  for (auto _ : s) {
+    const AnalysisConfig c = edit_config(base, {{"source", source + "# edit " + std::to_string(edit++) + "\n"}});
+    if (s.range(0) == 1) benchmark::DoNotOptimize(analyze(c));
+    else benchmark::DoNotOptimize(c);
+  }
+  s.SetLabel(s.range(0) == 1 ? "GPT-2's block: read, checked, compiled, reported" : "GPT-2's block: read and checked");
+}
+BENCHMARK(BM_SourceEdit)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);

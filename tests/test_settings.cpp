@@ -189,6 +189,7 @@ TEST_CASE("the layer's source is a key of the configuration: read, linked, edite
   // An edit of T reads the source again but is the same layer: the phase is not compiled again.
   const AnalysisConfig longer = edit_config(c, {{"tokens", "4096"}});
   CHECK(longer.source == c.source);
+  CHECK(&*longer.source == &*c.source);  // not even read again
   PhaseCompiler compiler;
   compiler.phase(c, false);
   compiler.phase(longer, false);
@@ -213,5 +214,15 @@ TEST_CASE("the layer's source is a key of the configuration: read, linked, edite
   } catch (const ConfigError& e) {
     CHECK(e.field == "source");
     CHECK(e.message(Lang::En).rfind("source: line 8, column ", 0) == 0);
+  }
+  // Traced again under another attention form, which the source may read.
+  const AnalysisConfig lecture =
+      config_from_settings({{"source", sizes + "def layer(x):\n    if attention == \"sdpa\":\n        return nowhere\n    return x\n"}});
+  try {
+    edit_config(lecture, {{"attention", "sdpa"}});
+    FAIL("traced under sdpa");
+  } catch (const ConfigError& e) {
+    CHECK(e.field == "source");
+    CHECK(e.message(Lang::En).rfind("source: line 9, column ", 0) == 0);
   }
 }

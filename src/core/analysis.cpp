@@ -49,9 +49,8 @@ ConfigError source_error(const lang::SourceError& e) {
   return ConfigError("source", Text::ErrSource, {"source", std::to_string(e.at.line), std::to_string(e.at.col), e.message});
 }
 
-// A layer from source: the sizes are its own, and it traces in both phases
-// (a shape error names its line and column).
-void validate_source(const AnalysisConfig& c) {
+// A layer from source: the sizes are its own.
+void validate_source_sizes(const AnalysisConfig& c) {
   const LayerCfg& l = c.source->layer();
   const std::pair<const char*, int64_t> sizes[] = {
       {"d", c.model.d - l.d}, {"heads", c.model.H - l.H}, {"kv_heads", c.model.G - l.G}, {"head_dim", c.model.dh - l.dh}, {"ffn", c.model.f - l.f}};
@@ -59,6 +58,11 @@ void validate_source(const AnalysisConfig& c) {
   for (size_t i = 0; i < std::size(sizes); ++i)
     if (sizes[i].second != 0)
       throw ConfigError(sizes[i].first, Text::ErrSizeFromSource, {sizes[i].first, std::to_string(source_sizes[i])});
+}
+
+}  // namespace
+
+void check_source(const AnalysisConfig& c) {
   TraceOptions one = c.trace_options();
   one.layers = 0;
   try {
@@ -69,16 +73,18 @@ void validate_source(const AnalysisConfig& c) {
   }
 }
 
-}  // namespace
+void AnalysisConfig::use_source(const LayerSource& read) {
+  source = read;
+  model = source->layer();
+  model_key = "custom";
+}
 
 void AnalysisConfig::use_source(const std::string& text, std::string name) {
   try {
-    source = std::make_shared<const lang::Model>(text, std::move(name));
+    use_source(LayerSource(std::make_shared<const lang::Model>(text, std::move(name))));
   } catch (const lang::SourceError& e) {
     throw source_error(e);
   }
-  model = source->layer();
-  model_key = "custom";
 }
 
 Graph AnalysisConfig::traced_graph(bool decode) const {
@@ -112,7 +118,7 @@ void validate(const AnalysisConfig& c) {
   if (c.act == DType::FP8 || c.act == DType::I32) throw ConfigError("dtype", Text::ErrActDtype, {"dtype", std::string(dtype_name(c.act))});
   if (c.weights == DType::I32) throw ConfigError("weights_dtype", Text::ErrWeightDtype, {"weights_dtype", std::string(dtype_name(c.weights))});
   validate(c.hw);
-  if (c.source) validate_source(c);
+  if (c.source) validate_source_sizes(c);
   if (c.shown_compiler() != Compiler::Lecture && c.whole_model)
     throw ConfigError("compiler", Text::ErrCompilerOneLayer, {std::string(compiler_key(c.compiler))});
   // Keep every byte count far inside 64 bits: the largest tensors are the

@@ -48,6 +48,7 @@ struct AnalysisConfig {
   // layer, at the sizes it defines. Throws ConfigError (field "source")
   // naming the line and column of what cannot be read.
   void use_source(const std::string& text, std::string name = "");
+  void use_source(const LayerSource& read);  // one read before
   TraceOptions trace_options() const;
   // The attention form traced: `attention` in demos 2 and 3; demo 1 (the
   // lecture's small layer) and demo 4 (the paper's ablation) keep the lecture's.
@@ -62,8 +63,13 @@ struct AnalysisConfig {
   bool operator==(const AnalysisConfig&) const = default;
 };
 
-// Every check of a configuration; throws ConfigError naming the field.
+// Every check of a configuration; throws ConfigError naming the field. A
+// layer from source is checked for its sizes here; check_source traces it.
 void validate(const AnalysisConfig& cfg);
+
+// Traces a layer from source in both phases (one layer, shapes only): a
+// shape error throws ConfigError (field "source") naming its line and column.
+void check_source(const AnalysisConfig& cfg);
 
 // Returns the JSON text `fusionlab --demo N --json` prints (without its newline). Throws ConfigError
 // (naming the field) when the configuration is invalid.

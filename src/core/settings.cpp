@@ -4,20 +4,26 @@
 
 #include "core/config_keys.h"
 #include "core/measured/cost_model.h"
+#include "core/model_lang/model.h"
 #include "core/presets.h"
 
 namespace fl {
 
 std::span<const std::string_view> setting_keys() { return config_key_names(); }
 
-AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int default_demo) {
+AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int default_demo, const AnalysisConfig* edited_from) {
   AnalysisConfig c = AnalysisConfig::for_demo(default_demo);
+  const LayerSource* read = edited_from && edited_from->source ? &edited_from->source : nullptr;
   auto given = [&](std::string_view key) {
     return std::any_of(settings.begin(), settings.end(), [&](const Setting& kv) { return kv.first == key; });
   };
   for (std::string_view key : setting_keys())  // presets before what overrides them, whatever the input's order
     for (const auto& [k, v] : settings)
       if (k == key) {
+        if (k == "source" && read && (*read)->source() == v) {
+          c.use_source(*read);  // read before: the same text
+          continue;
+        }
         apply_key(c, k, v);
         if (std::string_view also = implied_key(k); !also.empty() && !given(also)) apply_key(c, also, v);
       }
@@ -28,6 +34,7 @@ AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int de
   if (const HardwarePreset* h = find_hardware(c.hardware_key); !h || !(h->hw == c.hw)) c.hardware_key = "custom";
   apply_cost_model(c);
   validate(c);
+  if (c.source && !(read && *read == c.source && edited_from->traced_attention() == c.traced_attention())) check_source(c);
   return c;
 }
 
@@ -86,7 +93,7 @@ AnalysisConfig edit_config(const AnalysisConfig& c, const std::vector<Setting>& 
   }
   std::vector<Setting> own = settings_of(current);
   erase_key(own, "demo");
-  return config_from_settings(overlay_settings(own, changes), c.demo);
+  return config_from_settings(overlay_settings(own, changes), c.demo, &c);
 }
 
 std::vector<Setting> all_values_of(const AnalysisConfig& c) {

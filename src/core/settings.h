@@ -21,8 +21,11 @@ std::span<const std::string_view> setting_keys();
 
 // The demo's defaults with `settings` applied, validated. Throws ConfigError
 // naming the key (unknown keys, non-numbers, out of range, H not a multiple
-// of G, ...) in both languages.
-AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int default_demo = 2);
+// of G, ...) in both languages. A layer's source is read and traced in both
+// phases (its errors name their line), unless `edited_from`, a configuration
+// checked before, has the same source under the same attention form.
+AnalysisConfig config_from_settings(const std::vector<Setting>& settings, int default_demo = 2,
+                                    const AnalysisConfig* edited_from = nullptr);
 
 // `changes` over `base` as a form applies them. A preset (model, hardware)
 // replaces every number it sets, and a whole model takes the new model's
