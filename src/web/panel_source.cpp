@@ -14,12 +14,15 @@ namespace fl::web {
 
 namespace {
 
-// ImGui writes into the string's buffer; it grows the string as the text grows.
-int resize_to_fit(ImGuiInputTextCallbackData* data) {
+// ImGui writes into the string's buffer: the string grows as the text grows.
+// Tab indents by four spaces (the language refuses tabs); Escape leaves the editor.
+int edit_callback(ImGuiInputTextCallbackData* data) {
   if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
     auto* text = static_cast<std::string*>(data->UserData);
     text->resize(static_cast<size_t>(data->BufTextLen));
     data->Buf = text->data();
+  } else if (data->EventFlag == ImGuiInputTextFlags_CallbackCompletion) {
+    data->InsertChars(data->CursorPos, "    ");
   }
   return 0;
 }
@@ -54,7 +57,8 @@ void draw_editor(State& state, ImVec2 size) {
   if (ImFont* mono = MonoFont()) ImGui::PushFont(mono);
   const bool edited = ImGui::InputTextMultiline("##source", text.data(), text.capacity() + 1,
                                                 ImVec2(size.x, std::max(size.y - ImGui::GetCursorPosY(), ImGui::GetFontSize() * 10)),
-                                                ImGuiInputTextFlags_CallbackResize, resize_to_fit, &text);
+                                                ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_CallbackCompletion,
+                                                edit_callback, &text);
   if (MonoFont()) ImGui::PopFont();
   RecordWidget("source.editor");
   if (edited) EditConfig(state, {{"source", text}});
