@@ -98,8 +98,8 @@ void DrawSourcePanel(State& state) {
   TextMuted(Tx(Ui::SourceIntro, lang));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float em = ImGui::GetFontSize();
-  // Side by side where the editor keeps about 60 columns; else one above the other.
-  const bool side_by_side = avail.x > em * 56;
+  // Side by side where the editor keeps about 60 columns of code; else one above the other.
+  const bool side_by_side = avail.x > em * 48;
   const ImVec2 editor = side_by_side ? ImVec2(avail.x * 0.55f, avail.y) : ImVec2(avail.x, std::max(avail.y * 0.6f, em * 16));
   ImGui::BeginChild("source_editor", editor, false, ImGuiWindowFlags_NoScrollbar);
   draw_editor(state, ImGui::GetContentRegionAvail());
