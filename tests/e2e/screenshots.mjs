@@ -7,7 +7,7 @@ const base = process.argv[2] || "http://127.0.0.1:8000/";
 const out = new URL("./artifacts/", import.meta.url).pathname;
 mkdirSync(out, { recursive: true });
 
-const views = ["kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep", "reality", "compilers"];
+const views = ["kernels", "prefill", "decode", "ablation", "passes", "roofline", "timeline", "sweep", "reality", "compilers", "source"];
 const shots = [];
 for (const lang of ["zh", "en"])
   for (const view of views) {
